@@ -1,0 +1,129 @@
+"""Move generation: every legal lead or follow from a hand, with an optional bound.
+
+Leads: every single, pair and tractor first, then throw attempts (any other
+subset of one effective suit). Follows: every set of cards that
+:func:`env.rules.follow_error` accepts. Plays are tuples of kinds, sorted.
+Enumeration can be large (a long suit has thousands of subsets), so both
+generators take ``max_plays`` and report whether they stopped early.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple
+
+from env.combos import pair_counts, profile
+from env.rules import Lead, effective_suit_count
+from env.trump import NUM_EFFECTIVE_SUITS, TrumpContext
+
+
+class MoveList(NamedTuple):
+    """Legal plays (tuples of kinds) and whether the list was cut at ``max_plays``."""
+
+    plays: list[tuple[int, ...]]
+    truncated: bool
+
+
+def _sub_multisets(items: Sequence[tuple[int, int]], size: int, start: int = 0) -> Iterator[tuple[int, ...]]:
+    """All multisets of ``size`` cards drawn from ``(kind, count)`` items."""
+    if size == 0:
+        yield ()
+        return
+    remaining = sum(c for _, c in items[start:])
+    if remaining < size:
+        return
+    kind, count = items[start]
+    for take in range(min(count, size), -1, -1):
+        for rest in _sub_multisets(items, size - take, start + 1):
+            yield (kind,) * take + rest
+
+
+class _Collector:
+    def __init__(self, max_plays: int | None):
+        self.plays: list[tuple[int, ...]] = []
+        self.max_plays = max_plays
+        self.truncated = False
+
+    def add(self, play: tuple[int, ...]) -> bool:
+        """Add a play; False once the bound is reached (and marks truncation)."""
+        if self.max_plays is not None and len(self.plays) >= self.max_plays:
+            self.truncated = True
+            return False
+        self.plays.append(tuple(sorted(play)))
+        return True
+
+
+def legal_follows(ctx: TrumpContext, hand: Sequence[int], lead: Lead, max_plays: int | None = None) -> MoveList:
+    """Every legal follow to ``lead`` from count vector ``hand``."""
+    out = _Collector(max_plays)
+    suit = lead.suit
+    in_suit = [(k, hand[k]) for k in ctx.suit_kinds[suit] if hand[k]]
+    held = effective_suit_count(ctx, hand, suit)
+    if held <= lead.n:
+        forced = tuple(k for k, c in in_suit for _ in range(c))
+        others = [(k, c) for k, c in enumerate(hand) if c and ctx.suit[k] != suit]
+        for fill in _sub_multisets(others, lead.n - held):
+            if not out.add(forced + fill):
+                break
+        return MoveList(out.plays, out.truncated)
+    needs_shape = bool(lead.tractor_lengths or lead.pairs)
+    required = profile(tuple(pair_counts(ctx, hand, suit)), lead.tractor_lengths, lead.pairs) if needs_shape else None
+    order = ctx.order
+    size = ctx.suit_size[suit]
+    for play in _sub_multisets(in_suit, lead.n):
+        if needs_shape:
+            pc = [0] * size
+            for a, b in zip(play, play[1:]):
+                if a == b:
+                    pc[order[a]] += 1
+            if profile(tuple(pc), lead.tractor_lengths, lead.pairs) != required:
+                continue
+        if not out.add(play):
+            break
+    return MoveList(out.plays, out.truncated)
+
+
+def _basic_leads(ctx: TrumpContext, hand: Sequence[int], suit: int) -> list[tuple[int, ...]]:
+    """Singles, pairs and tractors (every choice of kinds) of one effective suit."""
+    kinds = [k for k in ctx.suit_kinds[suit] if hand[k]]
+    plays: list[tuple[int, ...]] = [(k,) for k in kinds]
+    pair_kinds: dict[int, list[int]] = {}
+    for k in kinds:
+        if hand[k] >= 2:
+            plays.append((k, k))
+            pair_kinds.setdefault(ctx.order[k], []).append(k)
+
+    def extend(index: int, chain: tuple[int, ...]) -> None:
+        for k in pair_kinds.get(index, ()):
+            longer = chain + (k, k)
+            if len(longer) >= 4:
+                plays.append(longer)
+            extend(index + 1, longer)
+
+    # Every start index: a tractor may start anywhere inside a longer run.
+    for index in sorted(pair_kinds):
+        for k in pair_kinds[index]:
+            extend(index + 1, (k, k))
+    return plays
+
+
+def legal_leads(ctx: TrumpContext, hand: Sequence[int], max_plays: int | None = None) -> MoveList:
+    """Every lead attempt: all singles, pairs and tractors, then throws until the bound."""
+    out = _Collector(max_plays)
+    basics_by_suit = []
+    for suit in range(NUM_EFFECTIVE_SUITS):
+        basics = _basic_leads(ctx, hand, suit)
+        basics_by_suit.append({tuple(sorted(p)) for p in basics})
+        for play in basics:
+            if not out.add(play):
+                return MoveList(out.plays, True)
+    for suit in range(NUM_EFFECTIVE_SUITS):
+        items = [(k, hand[k]) for k in ctx.suit_kinds[suit] if hand[k]]
+        total = sum(c for _, c in items)
+        for size in range(2, total + 1):
+            for play in _sub_multisets(items, size):
+                if tuple(sorted(play)) in basics_by_suit[suit]:
+                    continue
+                if not out.add(play):
+                    return MoveList(out.plays, True)
+    return MoveList(out.plays, out.truncated)

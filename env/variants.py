@@ -1,0 +1,119 @@
+"""Rule variants: one frozen dataclass of options, named as in RULES.md.
+
+Every field is a ``code`` name of RULES.md; the defaults are the ones RULES.md
+marks. Validation happens on construction so a bad config fails early with a
+message that names the option.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+from env.cards import RANKS
+
+FULL_LEVEL_SEQUENCE: tuple[str, ...] = tuple(RANKS)
+
+_CHOICES = {
+    "big_joker_pair": ("no_trump", "master"),
+    "no_bid": ("turn_kitty", "redeal"),
+    "kitty_multiplier": ("exponential", "linear"),
+    "takeover": ("plain", "plus_one"),
+    "win": ("defend_A", "reach_A"),
+}
+
+
+def normalize_rank(rank: str | int) -> str:
+    """Normalize a level rank given as ``"2"``..``"A"``, ``"10"`` or an int 2..10."""
+    text = str(rank).strip().upper()
+    if text == "10":
+        text = "T"
+    if text not in RANKS:
+        raise ValueError(f"malformed level rank {rank!r}: expected one of 2..9, T (or 10), J, Q, K, A")
+    return text
+
+
+@dataclass(frozen=True)
+class RuleOptions:
+    """The rule variants of one game (RULES.md `code` names, defaults marked there).
+
+    Attributes:
+        constant_twos: 2s are permanent trumps just below the level cards; levels start at 3.
+        level_sequence: the levels a team climbs; ``None`` means 2..A (3..A with
+            ``constant_twos``); ``("5", "T", "K")`` is the 5/10/K room.
+        tractor_skips_level: pairs on either side of the level rank form a tractor.
+        big_joker_pair: ``"no_trump"`` or ``"master"`` (two BJ bid: only jokers are trump).
+        no_bid: ``"turn_kitty"`` (turn a kitty card for trump) or ``"redeal"``.
+        throw_penalty: points charged to the thrower's team per card taken back.
+        kitty_multiplier: ``"exponential"`` (2**cards) or ``"linear"`` (2, 4, 8).
+        takeover: ``"plain"`` (80 gives +0) or ``"plus_one"`` (80 gives +1).
+        threshold: defender points needed to take over.
+        step: points per level step of the scoring table.
+        win: ``"defend_A"`` (hold as dealers at A) or ``"reach_A"`` (reach A).
+    """
+
+    constant_twos: bool = False
+    level_sequence: tuple[str, ...] | None = None
+    tractor_skips_level: bool = True
+    big_joker_pair: str = "no_trump"
+    no_bid: str = "turn_kitty"
+    throw_penalty: int = 0
+    kitty_multiplier: str = "exponential"
+    takeover: str = "plain"
+    threshold: int = 80
+    step: int = 40
+    win: str = "defend_A"
+    levels: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for name, allowed in _CHOICES.items():
+            value = getattr(self, name)
+            if value not in allowed:
+                raise ValueError(f"rule option {name}={value!r} is not one of {allowed}")
+        for name in ("constant_twos", "tractor_skips_level"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"rule option {name} must be a bool, got {getattr(self, name)!r}")
+        for name in ("throw_penalty", "threshold", "step"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"rule option {name} must be a non-negative int, got {value!r}")
+        if self.step == 0 or self.threshold == 0:
+            raise ValueError("rule options threshold and step must be positive")
+        if self.level_sequence is None:
+            levels = FULL_LEVEL_SEQUENCE[1:] if self.constant_twos else FULL_LEVEL_SEQUENCE
+        else:
+            levels = tuple(normalize_rank(r) for r in self.level_sequence)
+            if not levels or len(set(levels)) != len(levels):
+                raise ValueError(f"rule option level_sequence must be distinct ranks, got {self.level_sequence!r}")
+            if any(RANKS.index(a) >= RANKS.index(b) for a, b in zip(levels, levels[1:])):
+                raise ValueError(f"rule option level_sequence must be increasing, got {self.level_sequence!r}")
+            if self.constant_twos and "2" in levels:
+                raise ValueError("level_sequence cannot contain 2 when constant_twos is on")
+            levels = tuple(levels)
+            object.__setattr__(self, "level_sequence", levels)
+        object.__setattr__(self, "levels", levels)
+
+    @property
+    def top_level(self) -> str:
+        """The last level of the sequence (plays the role of A)."""
+        return self.levels[-1]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict of the options (JSON-serialisable)."""
+        data = asdict(self)
+        data.pop("levels", None)
+        if data["level_sequence"] is not None:
+            data["level_sequence"] = list(data["level_sequence"])
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> RuleOptions:
+        """Build options from a dict (e.g. a Hydra config), rejecting unknown keys."""
+        data = dict(data or {})
+        known = {f.name for f in fields(cls) if f.init}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown rule option(s) {unknown}; known: {sorted(known)}")
+        if data.get("level_sequence") is not None:
+            data["level_sequence"] = tuple(data["level_sequence"])
+        return cls(**data)
