@@ -18,17 +18,29 @@ from __future__ import annotations
 import random
 from collections import deque
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from env.bidding import BIG_JOKER_PAIR, LITTLE_JOKER_PAIR, Bid, StandingBid, available_bids
 from env.cards import (
-    BIG_JOKER, CARD_NAMES, DECK_SIZE, LITTLE_JOKER, NUM_KINDS, RANKS, SUITS, card_list, counts_of, parse_cards,
-    points_of, rank_of, suit_of, two_decks,
+    BIG_JOKER,
+    CARD_NAMES,
+    DECK_SIZE,
+    LITTLE_JOKER,
+    NUM_KINDS,
+    RANKS,
+    SUITS,
+    card_list,
+    counts_of,
+    parse_cards,
+    points_of,
+    rank_of,
+    suit_of,
+    two_decks,
 )
 from env.errors import IllegalActionError
 from env.rules import Lead, follow_error, lead_error, throw_check, winning_play
-from env.scoring import advance_level, kitty_multiplier_of, next_dealer, score_with
+from env.scoring import kitty_multiplier_of, next_dealer, score_with
 from env.trump import TrumpContext, trump_context
 from env.variants import RuleOptions, normalize_rank
 
@@ -39,7 +51,7 @@ NUM_TRICKS = 25
 LOG_VERSION = 1
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     """Where a hand stands."""
 
     DEAL = "deal"            # dealing, with bidding decision points

@@ -10,6 +10,7 @@ generators take ``max_plays`` and report whether they stopped early.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from itertools import pairwise
 from typing import NamedTuple
 
 from env.combos import pair_counts, profile
@@ -73,7 +74,7 @@ def legal_follows(ctx: TrumpContext, hand: Sequence[int], lead: Lead, max_plays:
     for play in _sub_multisets(in_suit, lead.n):
         if needs_shape:
             pc = [0] * size
-            for a, b in zip(play, play[1:]):
+            for a, b in pairwise(play):
                 if a == b:
                     pc[order[a]] += 1
             if profile(tuple(pc), lead.tractor_lengths, lead.pairs) != required:

@@ -26,7 +26,7 @@ _THROW_TOP = 1 << 20
 class Lead:
     """A lead analysed once per trick: suit, length, components and format."""
 
-    __slots__ = ("cards", "suit", "n", "components", "tractor_lengths", "pairs", "is_throw", "rank")
+    __slots__ = ("cards", "components", "is_throw", "n", "pairs", "rank", "suit", "tractor_lengths")
 
     def __init__(self, ctx: TrumpContext, cards: Sequence[int]):
         if not cards:

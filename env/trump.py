@@ -31,8 +31,17 @@ class TrumpContext:
     combination; instances are immutable by convention.
     """
 
-    __slots__ = ("level", "trump_suit", "jokers_only", "options", "suit", "order", "suit_kinds", "is_trump",
-                 "suit_size")
+    __slots__ = (
+        "is_trump",
+        "jokers_only",
+        "level",
+        "options",
+        "order",
+        "suit",
+        "suit_kinds",
+        "suit_size",
+        "trump_suit",
+    )
 
     def __init__(self, level: int, trump_suit: int | None, options: RuleOptions, jokers_only: bool = False):
         self.level = level
@@ -115,7 +124,10 @@ class TrumpContext:
 
     def describe(self) -> str:
         """Short human description, e.g. ``"level T, trump H"``."""
-        trump = "jokers only" if self.jokers_only else ("no-trump" if self.trump_suit is None else SUITS[self.trump_suit])
+        if self.jokers_only:
+            trump = "jokers only"
+        else:
+            trump = "no-trump" if self.trump_suit is None else SUITS[self.trump_suit]
         return f"level {RANKS[self.level]}, trump {trump}"
 
     def __repr__(self) -> str:

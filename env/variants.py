@@ -8,6 +8,7 @@ message that names the option.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
+from itertools import pairwise
 from typing import Any
 
 from env.cards import RANKS
@@ -85,7 +86,7 @@ class RuleOptions:
             levels = tuple(normalize_rank(r) for r in self.level_sequence)
             if not levels or len(set(levels)) != len(levels):
                 raise ValueError(f"rule option level_sequence must be distinct ranks, got {self.level_sequence!r}")
-            if any(RANKS.index(a) >= RANKS.index(b) for a, b in zip(levels, levels[1:])):
+            if any(RANKS.index(a) >= RANKS.index(b) for a, b in pairwise(levels)):
                 raise ValueError(f"rule option level_sequence must be increasing, got {self.level_sequence!r}")
             if self.constant_twos and "2" in levels:
                 raise ValueError("level_sequence cannot contain 2 when constant_twos is on")
