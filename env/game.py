@@ -118,6 +118,7 @@ class Hand:
         self.result: HandResult | None = None
         self.throws_attempted = [0] * NUM_PLAYERS
         self.throws_failed = [0] * NUM_PLAYERS
+        self.failed_throws: list[tuple[int, tuple[int, ...]]] = []  # public: (seat, attempted kinds)
         self.events: list[dict[str, Any]] = []
         self.decisions: list[dict[str, Any]] = []
         self._setup: dict[str, Any] = {}
@@ -407,6 +408,7 @@ class Hand:
             forced = throw_check(self.ctx, lead, others)
             if forced is not None:
                 self.throws_failed[seat] += 1
+                self.failed_throws.append((seat, tuple(sorted(kinds))))
                 taken_back = len(kinds) - forced.size
                 penalty = self.options.throw_penalty * taken_back
                 self.penalty_points += penalty

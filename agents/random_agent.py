@@ -1,0 +1,38 @@
+"""RandomAgent: uniform over legal choices; the floor every other agent must beat."""
+
+from __future__ import annotations
+
+import random
+
+from agents.base import Agent
+from env.bidding import Bid
+from env.cards import kinds_of
+from env.view import PlayerView
+
+
+class RandomAgent(Agent):
+    """Picks uniformly among legal bids (pass included), kitty choices and whole plays.
+
+    Lead attempts are drawn from the first ``max_plays`` generated plays (every
+    single, pair and tractor comes first, then throws), which keeps a long
+    trump suit from costing thousands of enumerated subsets per decision.
+    """
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None, max_plays: int = 256):
+        self.rng = random.Random(seed)
+        self.max_plays = max_plays
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng.seed(seed)
+
+    def bid(self, view: PlayerView) -> Bid | None:
+        return self.rng.choice([None, *view.bid_options])
+
+    def bury(self, view: PlayerView) -> list[int]:
+        return self.rng.sample(kinds_of(view.hand), 8)
+
+    def play(self, view: PlayerView) -> tuple[int, ...]:
+        return self.rng.choice(view.legal_plays(self.max_plays).plays)

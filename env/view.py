@@ -1,0 +1,124 @@
+"""What one seat may see of a hand: its own cards and the public record.
+
+A :class:`PlayerView` is a snapshot built from a :class:`~env.game.Hand` for
+one seat. It never holds the other seats' hands (nor the kitty unless the seat
+is the dealer who buried it), so an agent given a view cannot peek. Bots, the
+environment's encoder and the user interfaces all read the game through it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from env.bidding import Bid, StandingBid
+from env.game import Hand, Phase, TrickRecord
+from env.moves import MoveList, legal_follows, legal_leads
+from env.rules import Lead, follow_error, lead_error
+from env.trump import TrumpContext
+from env.variants import RuleOptions
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """One seat's view of a hand at a moment (seats are absolute, 0..3).
+
+    Attributes:
+        seat: the viewing seat.
+        phase: the hand's phase.
+        to_act: the seat to act, or ``None`` when the hand is over.
+        options: the rule variants.
+        level: the hand's level rank (``"2"``..``"A"``); team_levels: both teams' levels.
+        dealer: the dealer seat (``None`` while a first hand's bidding is open).
+        ctx: the trump context (``None`` until the trump is fixed).
+        standing_bid: the standing bid while bidding, and the final one after.
+        hand: the seat's own cards as a count vector over the 54 kinds.
+        hand_sizes: number of cards each seat holds.
+        bid_options: bids the seat can make now (when it is asked to bid).
+        kitty: the buried kitty, for the dealer only (else ``None``); empty before burial.
+        played: for each seat, a count vector of the cards it has played.
+        tricks: finished tricks (public).
+        leader: who leads the current trick; trick_plays: its plays so far.
+        lead: the current trick's analysed lead (``None`` before the lead).
+        defender_points: the defenders' points so far (public).
+        failed_throws: public record of failed throws: (seat, attempted kinds).
+    """
+
+    seat: int
+    phase: Phase
+    to_act: int | None
+    options: RuleOptions
+    level: str
+    team_levels: tuple[str, str]
+    dealer: int | None
+    ctx: TrumpContext | None
+    standing_bid: StandingBid | None
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    bid_options: tuple[Bid, ...]
+    kitty: tuple[int, ...] | None
+    played: tuple[tuple[int, ...], ...]
+    tricks: tuple[TrickRecord, ...]
+    leader: int | None
+    trick_plays: tuple[tuple[int, ...], ...]
+    lead: Lead | None
+    defender_points: int
+    failed_throws: tuple[tuple[int, tuple[int, ...]], ...]
+
+    @property
+    def trick_number(self) -> int:
+        """0-based number of the current trick."""
+        return len(self.tricks)
+
+    @property
+    def is_leading(self) -> bool:
+        """True when it is this seat's turn to lead a trick."""
+        return self.phase == Phase.PLAY and self.to_act == self.seat and self.lead is None
+
+    def is_dealer_team(self, seat: int | None = None) -> bool:
+        """Whether ``seat`` (default: the viewer) is on the dealer's team."""
+        seat = self.seat if seat is None else seat
+        return self.dealer is not None and (seat - self.dealer) % 2 == 0
+
+    def legal_plays(self, max_plays: int | None = None) -> MoveList:
+        """Every legal lead attempt or follow for the viewer (bounded by ``max_plays``)."""
+        if self.phase != Phase.PLAY or self.to_act != self.seat:
+            return MoveList([], False)
+        if self.lead is None:
+            return legal_leads(self.ctx, self.hand, max_plays)
+        return legal_follows(self.ctx, self.hand, self.lead, max_plays)
+
+    def play_error(self, kinds: list[int]) -> str | None:
+        """Why the viewer may not play these cards now, or ``None``."""
+        if self.phase != Phase.PLAY or self.to_act != self.seat:
+            return "it is not this seat's turn to play"
+        if self.lead is None:
+            return lead_error(self.ctx, self.hand, kinds)
+        return follow_error(self.ctx, self.hand, kinds, self.lead)
+
+
+def view_of(hand: Hand, seat: int) -> PlayerView:
+    """The view of ``hand`` from ``seat``."""
+    bidding = hand.phase in (Phase.DEAL, Phase.FINAL_BID)
+    return PlayerView(
+        seat=seat,
+        phase=hand.phase,
+        to_act=hand.current_player,
+        options=hand.options,
+        level=hand.level,
+        team_levels=hand.team_levels,
+        dealer=hand.dealer,
+        ctx=hand.ctx,
+        standing_bid=hand.standing,
+        hand=tuple(hand.hands[seat]),
+        hand_sizes=tuple(hand.hand_sizes),
+        bid_options=tuple(hand.bid_options(seat)) if bidding and hand.current_player == seat else (),
+        kitty=tuple(hand.kitty) if seat == hand.dealer and hand.phase in (Phase.PLAY, Phase.DONE) else None,
+        played=tuple(tuple(p) for p in hand.played),
+        tricks=tuple(hand.tricks),
+        leader=hand.leader,
+        trick_plays=tuple(hand.trick_plays),
+        lead=hand.lead,
+        defender_points=hand.defender_points,
+        failed_throws=tuple(hand.failed_throws),
+    )
+
