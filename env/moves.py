@@ -9,13 +9,14 @@ generators take ``max_plays`` and report whether they stopped early.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from itertools import pairwise
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import combinations, pairwise
+from math import comb
 from typing import NamedTuple
 
 from env.combos import pair_counts, profile
 from env.rules import Lead, effective_suit_count
-from env.trump import NUM_EFFECTIVE_SUITS, TrumpContext
+from env.trump import NUM_EFFECTIVE_SUITS, TRUMP, TrumpContext
 
 
 class MoveList(NamedTuple):
@@ -25,18 +26,38 @@ class MoveList(NamedTuple):
     truncated: bool
 
 
-def _sub_multisets(items: Sequence[tuple[int, int]], size: int, start: int = 0) -> Iterator[tuple[int, ...]]:
-    """All multisets of ``size`` cards drawn from ``(kind, count)`` items."""
-    if size == 0:
-        yield ()
-        return
-    remaining = sum(c for _, c in items[start:])
-    if remaining < size:
-        return
-    kind, count = items[start]
-    for take in range(min(count, size), -1, -1):
-        for rest in _sub_multisets(items, size - take, start + 1):
-            yield (kind,) * take + rest
+_EAGER_LIMIT = 1 << 14
+"""Above this many raw combinations a bounded enumeration is deduplicated lazily."""
+
+
+def _dedupe(combos: Iterator[tuple[int, ...]]) -> Iterator[tuple[int, ...]]:
+    seen: set[tuple[int, ...]] = set()
+    for combo in combos:
+        if combo not in seen:
+            seen.add(combo)
+            yield combo
+
+
+def _sub_multisets(items: Sequence[tuple[int, int]], size: int, bounded: bool = False) -> Iterable[tuple[int, ...]]:
+    """All multisets of ``size`` cards drawn from ``(kind, count)`` items.
+
+    Each multiset is a tuple in item order, and they come in lexicographic
+    order of those tuples. ``itertools.combinations`` over the expanded cards
+    does the enumeration in C (the hot path of random play and of the
+    environment's masks); a kind held twice yields each multiset up to twice,
+    and the first occurrence is kept, which preserves the lexicographic order.
+    When the caller will stop early (``bounded``) and the set is huge, the
+    duplicates are dropped lazily instead of all at once.
+    """
+    cards = [k for k, c in items for _ in range(c)]
+    if size > len(cards):
+        return ()
+    combos = combinations(cards, size)
+    if len(cards) == len(items):
+        return combos
+    if bounded and comb(len(cards), size) > _EAGER_LIMIT:
+        return _dedupe(combos)
+    return dict.fromkeys(combos)
 
 
 class _Collector:
@@ -47,10 +68,14 @@ class _Collector:
 
     def add(self, play: tuple[int, ...]) -> bool:
         """Add a play; False once the bound is reached (and marks truncation)."""
+        return self.add_sorted(tuple(sorted(play)))
+
+    def add_sorted(self, play: tuple[int, ...]) -> bool:
+        """Add a play already sorted by kind; False once the bound is reached."""
         if self.max_plays is not None and len(self.plays) >= self.max_plays:
             self.truncated = True
             return False
-        self.plays.append(tuple(sorted(play)))
+        self.plays.append(play)
         return True
 
 
@@ -63,7 +88,7 @@ def legal_follows(ctx: TrumpContext, hand: Sequence[int], lead: Lead, max_plays:
     if held <= lead.n:
         forced = tuple(k for k, c in in_suit for _ in range(c))
         others = [(k, c) for k, c in enumerate(hand) if c and ctx.suit[k] != suit]
-        for fill in _sub_multisets(others, lead.n - held):
+        for fill in _sub_multisets(others, lead.n - held, max_plays is not None):
             if not out.add(forced + fill):
                 break
         return MoveList(out.plays, out.truncated)
@@ -71,7 +96,7 @@ def legal_follows(ctx: TrumpContext, hand: Sequence[int], lead: Lead, max_plays:
     required = profile(tuple(pair_counts(ctx, hand, suit)), lead.tractor_lengths, lead.pairs) if needs_shape else None
     order = ctx.order
     size = ctx.suit_size[suit]
-    for play in _sub_multisets(in_suit, lead.n):
+    for play in _sub_multisets(in_suit, lead.n, max_plays is not None):
         if needs_shape:
             pc = [0] * size
             for a, b in pairwise(play):
@@ -121,10 +146,15 @@ def legal_leads(ctx: TrumpContext, hand: Sequence[int], max_plays: int | None = 
     for suit in range(NUM_EFFECTIVE_SUITS):
         items = [(k, hand[k]) for k in ctx.suit_kinds[suit] if hand[k]]
         total = sum(c for _, c in items)
+        # A plain suit's strength order is its kind order, so its plays come out sorted.
+        needs_sort = suit == TRUMP
         for size in range(2, total + 1):
-            for play in _sub_multisets(items, size):
-                if tuple(sorted(play)) in basics_by_suit[suit]:
+            basics = basics_by_suit[suit]
+            for play in _sub_multisets(items, size, max_plays is not None):
+                if needs_sort:
+                    play = tuple(sorted(play))
+                if play in basics:
                     continue
-                if not out.add(play):
+                if not out.add_sorted(play):
                     return MoveList(out.plays, True)
     return MoveList(out.plays, out.truncated)

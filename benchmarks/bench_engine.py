@@ -1,0 +1,83 @@
+"""Engine benchmark: random legal play of complete hands on one core.
+
+Each hand is dealt from a seed, with every bidding decision point, the kitty
+exchange, all tricks and the scoring; each decision is a uniformly random
+legal choice (bids or pass, 8 cards to bury, a play from the move generator,
+bounded by ``--max-plays`` like :class:`agents.random_agent.RandomAgent`).
+Prints hands/s and decisions/s. With ``--profile`` it prints the cProfile
+top functions instead of timing cleanly.
+
+    python benchmarks/bench_engine.py --hands 300
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from env.cards import kinds_of  # noqa: E402
+from env.game import Hand, Phase  # noqa: E402
+from env.moves import legal_follows, legal_leads  # noqa: E402
+
+
+def play_random_hand(seed: int, max_plays: int) -> int:
+    """Play one hand with random legal decisions; returns the number of decisions taken."""
+    rng = random.Random(seed)
+    hand = Hand.new(seed)
+    decisions = 0
+    while hand.phase != Phase.DONE:
+        seat = hand.current_player
+        if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+            choice = rng.choice([None, *hand.bid_options(seat)])
+            if choice is None:
+                hand.pass_bid(seat)
+            else:
+                hand.bid(seat, choice)
+        elif hand.phase == Phase.KITTY:
+            hand.bury(seat, rng.sample(kinds_of(hand.hands[seat]), 8))
+        else:
+            if hand.lead is None:
+                moves = legal_leads(hand.ctx, hand.hands[seat], max_plays)
+            else:
+                moves = legal_follows(hand.ctx, hand.hands[seat], hand.lead, max_plays)
+            hand.play(seat, list(rng.choice(moves.plays)))
+        decisions += 1
+    return decisions
+
+
+def run(hands: int, max_plays: int, seed: int) -> tuple[float, int]:
+    """Play ``hands`` hands; returns (seconds, decisions)."""
+    start = time.perf_counter()
+    decisions = sum(play_random_hand(seed + i, max_plays) for i in range(hands))
+    return time.perf_counter() - start, decisions
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=300, help="number of complete hands to play")
+    parser.add_argument("--max-plays", type=int, default=256, help="move generator bound per decision")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first hand")
+    parser.add_argument("--profile", action="store_true", help="print a cProfile summary")
+    args = parser.parse_args()
+    if args.profile:
+        profiler = cProfile.Profile()
+        profiler.enable()
+        run(args.hands, args.max_plays, args.seed)
+        profiler.disable()
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+        return
+    run(min(10, args.hands), args.max_plays, args.seed + 10**6)  # warm the caches
+    seconds, decisions = run(args.hands, args.max_plays, args.seed)
+    print(f"hands: {args.hands}  decisions: {decisions}  seconds: {seconds:.2f}")
+    print(f"hands/s: {args.hands / seconds:.1f}  decisions/s: {decisions / seconds:.0f}")
+
+
+if __name__ == "__main__":
+    main()
