@@ -1,0 +1,207 @@
+"""The fixed action table and exact legal-action masks for card-by-card play.
+
+Action table (``Discrete(NUM_ACTIONS)``):
+
+==========  ==================================================================
+0..53       pick one card of that kind (card kinds, see :mod:`env.cards`)
+54          ``STOP``: the leader ends a multi-card lead
+55          ``PASS``: decline to bid
+56..59      bid one level card of S, H, C, D
+60..63      bid a pair of level cards of S, H, C, D
+64          bid a pair of little jokers
+65          bid a pair of big jokers
+==========  ==================================================================
+
+A multi-card decision is composed one card per step by the same seat
+(:class:`PlayComposer`): the leader picks any card, then more cards of the same
+effective suit, then ``STOP``; a follower picks exactly as many cards as were
+led; the dealer buries the kitty with 8 picks. The mask allows an action iff
+some legal completion exists, so every sequence of masked actions ends in a
+legal play and every legal play is reachable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+import numpy as np
+
+from env.bidding import ALL_BIDS, Bid
+from env.cards import CARD_NAMES, NUM_KINDS
+from env.combos import profile
+from env.rules import Lead, effective_suit_count
+from env.trump import TrumpContext
+
+STOP = NUM_KINDS
+PASS = NUM_KINDS + 1
+FIRST_BID = NUM_KINDS + 2
+NUM_ACTIONS = FIRST_BID + len(ALL_BIDS)
+KITTY_PICKS = 8
+
+
+def bid_action(bid: Bid) -> int:
+    """Action id of a bid."""
+    return FIRST_BID + ALL_BIDS.index(bid)
+
+
+def action_bid(action: int) -> Bid:
+    """The bid of a bid action id."""
+    return ALL_BIDS[action - FIRST_BID]
+
+
+def action_name(action: int) -> str:
+    """Readable name of an action id (``"SA"``, ``"STOP"``, ``"PASS"``, ``"bid pair H"``)."""
+    if 0 <= action < NUM_KINDS:
+        return CARD_NAMES[action]
+    if action == STOP:
+        return "STOP"
+    if action == PASS:
+        return "PASS"
+    if FIRST_BID <= action < NUM_ACTIONS:
+        return f"bid {action_bid(action)}"
+    raise ValueError(f"action {action} out of range 0..{NUM_ACTIONS - 1}")
+
+
+def bid_mask(options: Sequence[Bid]) -> np.ndarray:
+    """Mask of a bidding decision: PASS plus the available bids."""
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    mask[PASS] = 1
+    for bid in options:
+        mask[bid_action(bid)] = 1
+    return mask
+
+
+class PlayComposer:
+    """One seat's multi-card decision built card by card, with exact masks.
+
+    ``mode`` is ``"lead"``, ``"follow"`` or ``"bury"``. The follow mask uses the
+    *feasible pair sets* of the decision: the sets Q of the hand's pairs in the
+    lead suit that a legal follow can contain exactly (its profile then equals
+    the whole holding's). A partial pick S can be completed iff some feasible Q
+    holds every pair S already has, and the singles S adds outside Q fit in the
+    slots left, with enough other kinds to fill them. This is computed once per
+    decision; each step is then a few set checks.
+    """
+
+    __slots__ = ("mode", "ctx", "hand", "lead", "picked", "counts", "target", "_suit", "_short", "_free",
+                 "_shaped", "_feasible", "_suit_kinds")
+
+    def __init__(self, mode: str, ctx: TrumpContext | None, hand: Sequence[int], lead: Lead | None = None):
+        self.mode = mode
+        self.ctx = ctx
+        self.hand = hand
+        self.lead = lead
+        self.picked: list[int] = []
+        self.counts = [0] * NUM_KINDS
+        self._shaped = False
+        if mode == "bury":
+            self.target = KITTY_PICKS
+        elif mode == "lead":
+            self.target = None
+        elif mode == "follow":
+            self.target = lead.n
+            self._prepare_follow()
+        else:
+            raise ValueError(f"unknown composer mode {mode!r}")
+
+    def _prepare_follow(self) -> None:
+        ctx, hand, lead = self.ctx, self.hand, self.lead
+        suit = lead.suit
+        self._suit = suit
+        self._suit_kinds = [k for k in ctx.suit_kinds[suit] if hand[k]]
+        held = effective_suit_count(ctx, hand, suit)
+        self._short = held <= lead.n
+        # Short in the suit: all its cards are forced, the rest of the slots are free.
+        self._free = lead.n - held
+        if self._short or not (lead.tractor_lengths or lead.pairs):
+            return
+        self._shaped = True
+        pair_kinds = [k for k in self._suit_kinds if hand[k] >= 2]
+        size = ctx.suit_size[suit]
+        order = ctx.order
+
+        def pc_of(kinds: Sequence[int]) -> tuple[int, ...]:
+            pc = [0] * size
+            for k in kinds:
+                pc[order[k]] += 1
+            return tuple(pc)
+
+        required = profile(pc_of(pair_kinds), lead.tractor_lengths, lead.pairs)
+        feasible = []
+        n_kinds = len(self._suit_kinds)
+        for q in range(min(len(pair_kinds), lead.n // 2) + 1):
+            singles = lead.n - 2 * q
+            if singles > n_kinds - q:
+                continue
+            for chosen in combinations(pair_kinds, q):
+                if profile(pc_of(chosen), lead.tractor_lengths, lead.pairs) == required:
+                    feasible.append((frozenset(chosen), singles))
+        self._feasible = feasible
+
+    @property
+    def complete(self) -> bool:
+        """True when the picks form a whole decision (a lead completes on STOP)."""
+        return self.target is not None and len(self.picked) == self.target
+
+    def _can_complete(self, counts: Sequence[int], n_picked: int) -> bool:
+        """Whether picks with these counts extend to a legal follow (suit-long, shaped case)."""
+        doubled = [k for k in self._suit_kinds if counts[k] == 2]
+        singles_in = [k for k in self._suit_kinds if counts[k] == 1]
+        n_kinds = len(self._suit_kinds)
+        for pairs, singles in self._feasible:
+            if any(k not in pairs for k in doubled):
+                continue
+            outside = sum(1 for k in singles_in if k not in pairs)
+            if outside <= singles <= n_kinds - len(pairs):
+                return True
+        return False
+
+    def mask(self) -> np.ndarray:
+        """Mask over the action table for the next pick."""
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        hand, counts = self.hand, self.counts
+        if self.mode == "bury":
+            for k in range(NUM_KINDS):
+                if hand[k] > counts[k]:
+                    mask[k] = 1
+            return mask
+        if self.mode == "lead":
+            if not self.picked:
+                for k in range(NUM_KINDS):
+                    if hand[k]:
+                        mask[k] = 1
+                return mask
+            for k in self.ctx.suit_kinds[self.ctx.suit[self.picked[0]]]:
+                if hand[k] > counts[k]:
+                    mask[k] = 1
+            mask[STOP] = 1
+            return mask
+        if len(self.picked) >= self.target:
+            return mask
+        suit_of = self.ctx.suit
+        if self._short:
+            off_suit_picked = sum(1 for k in self.picked if suit_of[k] != self._suit)
+            off_allowed = off_suit_picked < self._free
+            for k in range(NUM_KINDS):
+                if hand[k] > counts[k] and (suit_of[k] == self._suit or off_allowed):
+                    mask[k] = 1
+            return mask
+        if not self._shaped:
+            for k in self._suit_kinds:
+                if hand[k] > counts[k]:
+                    mask[k] = 1
+            return mask
+        n_picked = len(self.picked) + 1
+        for k in self._suit_kinds:
+            if hand[k] > counts[k]:
+                counts[k] += 1
+                if self._can_complete(counts, n_picked):
+                    mask[k] = 1
+                counts[k] -= 1
+        return mask
+
+    def add(self, kind: int) -> None:
+        """Record one pick (the caller has checked it against :meth:`mask`)."""
+        self.picked.append(kind)
+        self.counts[kind] += 1

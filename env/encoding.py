@@ -1,0 +1,284 @@
+"""Observation encoding of one seat's view: a flat feature vector and a trick history.
+
+Card sets are encoded as two binary planes over *slots* (``>= 1`` copy, ``2``
+copies). Two slot layouts:
+
+* ``canonical`` (default, 73 slots): the trump block first (21 slots, strongest
+  first: ``BJ``, ``LJ``, level card of the trump suit, off-suit level cards,
+  [2s], then the trump suit from its ace down), then one 13-slot block per plain
+  suit in the fixed order S, H, C, D skipping the trump suit, each from its ace
+  down. The network sees strength, not printed suit and rank. While bidding
+  (no trump yet) the layout of a no-trump hand at the level is used.
+* ``raw`` (54 slots): the kinds in kind order, for ablations.
+
+Everything is from the viewing seat's side: seat features are ordered by
+relative seat (0 = self, 1 = next, 2 = partner, 3 = previous) and only public
+information plus the seat's own cards (and the kitty it buried, for the
+dealer) is read. See :data:`FEATURES` for the vector's table.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from env.cards import DECK_SIZE, NUM_KINDS, NUM_SUITS, POINTS, RANKS
+from env.game import Hand, Phase
+from env.trump import TRUMP, TrumpContext, trump_context
+
+TRUMP_SLOTS = 21
+PLAIN_SLOTS = 13
+CANONICAL_SLOTS = TRUMP_SLOTS + NUM_SUITS * PLAIN_SLOTS
+RAW_SLOTS = NUM_KINDS
+NUM_CARD_PLANES = 12
+HISTORY_SEAT_FEATURES = 4
+NUM_LEVELS = len(RANKS)
+PHASES = (Phase.DEAL, Phase.FINAL_BID, Phase.KITTY, Phase.PLAY, Phase.DONE)
+
+# Feature table of the flat observation (name, size per slot-set or scalar count).
+CARD_SET_NAMES = (
+    "own_hand", "picked", "played_self", "played_next", "played_partner", "played_prev",
+    "trick_self", "trick_next", "trick_partner", "trick_prev", "unseen", "own_kitty",
+)
+SCALAR_FEATURES = (
+    ("phase", 5), ("leading", 1), ("picks_left", 1),
+    ("lead_suit", 6), ("lead_length", 1), ("lead_tractors", 1), ("lead_pairs", 1), ("lead_singles", 1),
+    ("lead_longest_tractor", 1), ("lead_is_throw", 1),
+    ("trick_winner", 5), ("trick_points", 1), ("trick_winner_ruffs", 1),
+    ("voids", 20), ("trump_suit", 5), ("jokers_only", 1),
+    ("level", NUM_LEVELS), ("own_team_level", NUM_LEVELS), ("other_team_level", NUM_LEVELS),
+    ("dealer", 5), ("own_team_deals", 1),
+    ("bid_strength", 5), ("bidder", 5), ("bid_suit", 5),
+    ("defender_points", 1), ("trick_number", 1), ("hand_sizes", 4), ("cards_dealt", 1),
+)
+NUM_SCALARS = sum(size for _, size in SCALAR_FEATURES)
+
+
+def observation_size(layout: str = "canonical") -> int:
+    """Length of the flat observation vector for a layout."""
+    return NUM_CARD_PLANES * 2 * slots_of_layout(layout) + NUM_SCALARS
+
+
+def history_row_size(layout: str = "canonical") -> int:
+    """Length of one trick row of the history tensor."""
+    return 4 * slots_of_layout(layout) + 4 + 4 + 1
+
+
+def slots_of_layout(layout: str) -> int:
+    """Number of card slots of a layout."""
+    if layout == "canonical":
+        return CANONICAL_SLOTS
+    if layout == "raw":
+        return RAW_SLOTS
+    raise ValueError(f"unknown card layout {layout!r}: expected 'canonical' or 'raw'")
+
+
+@lru_cache(maxsize=1024)
+def slot_table(ctx: TrumpContext, layout: str) -> np.ndarray:
+    """Slot of every kind in a layout (an int array of 54)."""
+    if layout == "raw":
+        return np.arange(NUM_KINDS)
+    slots_of_layout(layout)
+    slots = np.zeros(NUM_KINDS, dtype=np.int64)
+    trump_kinds = sorted(ctx.suit_kinds[TRUMP], key=lambda k: (-ctx.order[k], k))
+    for position, kind in enumerate(trump_kinds):
+        slots[kind] = position
+    for block, suit in enumerate(canonical_plain_suits(ctx)):
+        for position, kind in enumerate(sorted(ctx.suit_kinds[suit], key=lambda k: -ctx.order[k])):
+            slots[kind] = TRUMP_SLOTS + block * PLAIN_SLOTS + position
+    return slots
+
+
+def canonical_plain_suits(ctx: TrumpContext) -> list[int]:
+    """The plain suits in block order: S, H, C, D without the trump suit."""
+    return [s for s in range(NUM_SUITS) if s != ctx.trump_suit]
+
+
+@lru_cache(maxsize=1024)
+def canonical_suit_index(ctx: TrumpContext) -> tuple[int, ...]:
+    """Index 0..4 of each effective suit in the encoding: trump 0, plain blocks 1..4."""
+    index = [0] * 5
+    for block, suit in enumerate(canonical_plain_suits(ctx)):
+        index[suit] = 1 + block
+    index[TRUMP] = 0
+    return tuple(index)
+
+
+def bidding_context(hand: Hand) -> TrumpContext:
+    """The context used to lay out cards before the trump is fixed (no-trump at the level)."""
+    return hand.ctx or trump_context(hand.level_rank, None, hand.options)
+
+
+class ObservationEncoder:
+    """Encodes a seat's view of a :class:`Hand` into ``(observation, history)`` arrays.
+
+    Work that only changes at the end of a trick (voids, history rows) is
+    cached per hand and trick count.
+    """
+
+    def __init__(self, layout: str = "canonical", history_len: int = 25):
+        self.layout = layout
+        self.slots = slots_of_layout(layout)
+        self.history_len = history_len
+        self.size = observation_size(layout)
+        self.history_shape = (history_len, history_row_size(layout))
+        self._cache_key: tuple[int, int] | None = None
+        self._voids = np.zeros((4, 5), dtype=np.float32)
+        self._history_rows: list[tuple[np.ndarray, int, int, int]] = []
+
+    def _refresh_trick_cache(self, hand: Hand, ctx: TrumpContext, table: np.ndarray) -> None:
+        key = (id(hand), len(hand.tricks))
+        if key == self._cache_key:
+            return
+        if self._cache_key is None or self._cache_key[0] != id(hand) or len(hand.tricks) < self._cache_key[1]:
+            self._voids = np.zeros((4, 5), dtype=np.float32)
+            self._history_rows = []
+        suit_index = canonical_suit_index(ctx)
+        for trick in hand.tricks[len(self._history_rows):]:
+            self._note_voids(ctx, suit_index, trick.leader, trick.plays, self._voids)
+            row = np.zeros((4, self.slots), dtype=np.float32)
+            for i, play in enumerate(trick.plays):
+                seat = (trick.leader + i) % 4
+                np.add.at(row[seat], table[list(play)], 0.5)
+            self._history_rows.append((row, trick.leader, trick.winner, trick.points))
+        self._cache_key = key
+
+    @staticmethod
+    def _note_voids(ctx, suit_index, leader, plays, voids) -> None:
+        lead_suit = ctx.suit[plays[0][0]]
+        n = len(plays[0])
+        for i in range(1, len(plays)):
+            if sum(1 for k in plays[i] if ctx.suit[k] == lead_suit) < n:
+                voids[(leader + i) % 4, suit_index[lead_suit]] = 1.0
+
+    def history(self, hand: Hand, seat: int) -> np.ndarray:
+        """The last ``history_len`` tricks from ``seat``'s side, oldest first, zero-padded in front."""
+        out = np.zeros(self.history_shape, dtype=np.float32)
+        if hand.ctx is None:
+            return out
+        table = slot_table(hand.ctx, self.layout)
+        self._refresh_trick_cache(hand, hand.ctx, table)
+        rows = self._history_rows[-self.history_len:] if self.history_len else []
+        offset = self.history_len - len(rows)
+        s = self.slots
+        for j, (row, leader, winner, points) in enumerate(rows):
+            line = out[offset + j]
+            for rel in range(4):
+                line[rel * s:(rel + 1) * s] = row[(seat + rel) % 4]
+            line[4 * s + (leader - seat) % 4] = 1.0
+            line[4 * s + 4 + (winner - seat) % 4] = 1.0
+            line[4 * s + 8] = points / 100.0
+        return out
+
+    def encode(self, hand: Hand, seat: int, picked: list[int] | None = None, trick_winner: int | None = None,
+               winner_ruffs: bool = False) -> np.ndarray:
+        """The flat observation of ``seat`` (see :data:`CARD_SET_NAMES` and :data:`SCALAR_FEATURES`).
+
+        ``picked`` are the cards already chosen in the seat's current multi-card
+        decision; ``trick_winner`` the seat currently winning the trick, if any.
+        """
+        ctx = bidding_context(hand)
+        table = slot_table(ctx, self.layout)
+        if hand.ctx is not None:
+            self._refresh_trick_cache(hand, hand.ctx, table)
+        s = self.slots
+        counts = np.zeros((NUM_CARD_PLANES, NUM_KINDS), dtype=np.int8)
+        counts[0] = hand.hands[seat]
+        if picked:
+            np.add.at(counts[1], picked, 1)
+        for rel in range(4):
+            counts[2 + rel] = hand.played[(seat + rel) % 4]
+        leader = hand.leader
+        for i, play in enumerate(hand.trick_plays):
+            rel = (leader + i - seat) % 4
+            np.add.at(counts[6 + rel], list(play), 1)
+        is_dealer = seat == hand.dealer
+        if is_dealer and hand.phase in (Phase.PLAY, Phase.DONE):
+            np.add.at(counts[11], hand.kitty, 1)
+        counts[10] = 2 - counts[0] - counts[2:6].sum(axis=0) - counts[11]
+        if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+            counts[10] = 2 - counts[0]  # everything else is unseen while dealing
+        obs = np.zeros(self.size, dtype=np.float32)
+        planes = obs[:NUM_CARD_PLANES * 2 * s].reshape(NUM_CARD_PLANES, 2, s)
+        planes[:, 0, table] = counts >= 1
+        planes[:, 1, table] = counts >= 2
+        self._encode_scalars(obs[NUM_CARD_PLANES * 2 * s:], hand, seat, ctx, picked or [], trick_winner,
+                             winner_ruffs)
+        return obs
+
+    def _encode_scalars(self, out: np.ndarray, hand: Hand, seat: int, ctx: TrumpContext, picked: list[int],
+                        trick_winner: int | None, winner_ruffs: bool) -> None:
+        i = 0
+        phase = hand.phase
+        out[i + PHASES.index(phase)] = 1.0
+        i += 5
+        lead = hand.lead
+        leading = phase == Phase.PLAY and lead is None and hand.current_player == seat
+        out[i] = float(leading)
+        i += 1
+        if phase == Phase.KITTY:
+            out[i] = (8 - len(picked)) / 8.0
+        elif phase == Phase.PLAY and lead is not None and hand.current_player == seat:
+            out[i] = (lead.n - len(picked)) / 8.0
+        i += 1
+        suit_index = canonical_suit_index(ctx)
+        if lead is not None:
+            out[i + suit_index[lead.suit]] = 1.0
+            tractors = lead.tractor_lengths
+            out[i + 6] = lead.n / 25.0
+            out[i + 7] = len(tractors) / 4.0
+            out[i + 8] = lead.pairs / 8.0
+            out[i + 9] = (lead.n - 2 * lead.pairs - 2 * sum(tractors)) / 8.0
+            out[i + 10] = (tractors[0] if tractors else 0) / 8.0
+            out[i + 11] = float(lead.is_throw)
+        else:
+            out[i + 5] = 1.0
+        i += 12
+        if trick_winner is None:
+            out[i + 4] = 1.0
+        else:
+            out[i + (trick_winner - seat) % 4] = 1.0
+        i += 5
+        out[i] = sum(POINTS[k] for p in hand.trick_plays for k in p) / 100.0
+        out[i + 1] = float(winner_ruffs)
+        i += 2
+        if hand.ctx is not None:
+            voids = self._voids.copy()
+            if hand.trick_plays:
+                self._note_voids(hand.ctx, suit_index, hand.leader, hand.trick_plays, voids)
+            rolled = np.roll(voids, -seat, axis=0)
+            out[i:i + 20] = rolled.reshape(-1)
+        i += 20
+        if hand.ctx is not None:
+            out[i + (4 if hand.ctx.trump_suit is None else hand.ctx.trump_suit)] = 1.0
+            out[i + 5] = float(hand.ctx.jokers_only)
+        i += 6
+        out[i + hand.level_rank] = 1.0
+        i += NUM_LEVELS
+        own, other = hand.team_levels[seat % 2], hand.team_levels[1 - seat % 2]
+        out[i + RANKS.index(own)] = 1.0
+        i += NUM_LEVELS
+        out[i + RANKS.index(other)] = 1.0
+        i += NUM_LEVELS
+        if hand.dealer is None:
+            out[i + 4] = 1.0
+        else:
+            out[i + (hand.dealer - seat) % 4] = 1.0
+            out[i + 5] = float((hand.dealer - seat) % 2 == 0)
+        i += 6
+        standing = hand.standing
+        if standing is None:
+            out[i] = 1.0
+            out[i + 5 + 4] = 1.0
+            out[i + 10 + 4] = 1.0
+        else:
+            out[i + standing.bid.strength] = 1.0
+            out[i + 5 + (standing.seat - seat) % 4] = 1.0
+            out[i + 10 + (4 if standing.bid.suit is None else standing.bid.suit)] = 1.0
+        i += 15
+        out[i] = hand.defender_points / 200.0
+        out[i + 1] = len(hand.tricks) / 25.0
+        for rel in range(4):
+            out[i + 2 + rel] = hand.hand_sizes[(seat + rel) % 4] / 33.0
+        out[i + 6] = sum(hand.hand_sizes) / (DECK_SIZE - 8) if phase in (Phase.DEAL, Phase.FINAL_BID) else 1.0

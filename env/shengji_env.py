@@ -1,0 +1,328 @@
+"""Shengji (升级, Tractor, 80 points) as a PettingZoo AEC environment: ``shengji_v0``.
+
+Four agents ``player_0``..``player_3`` in seat order; teams {0, 2} and {1, 3}.
+One episode is one hand (default) or a whole match (``episode="match"``).
+
+Actions: ``Discrete(66)``, one card per step (table in :mod:`env.actions`):
+0..53 pick a card kind, 54 STOP (end a lead), 55 PASS, 56..65 bids (single
+S/H/C/D, pair S/H/C/D, LJ pair, BJ pair). A leader picks cards of one
+effective suit then STOP; a follower picks as many cards as were led; the
+dealer buries the kitty with 8 picks. The same agent acts until its play is
+complete. ``action_mask`` allows an action iff a legal completion exists; an
+action outside it raises :class:`~env.errors.IllegalActionError` and changes
+nothing. ``env.unwrapped.play(cards)`` applies a whole play as its steps.
+
+Observation: ``Dict(observation=Box(OBS,), action_mask=Box(66, int8),
+history=Box(K, ROW))`` from the acting seat's side (relative seats 0 = self,
+1 = next, 2 = partner, 3 = previous):
+
+=================  ==========================================================
+``observation``    12 card sets x 2 planes (>=1 copy, 2 copies) x slots:
+                   own hand, picked in the current step, played by each seat,
+                   current trick by each seat, unseen, own buried kitty;
+                   then scalars: phase, leading, picks left, lead suit and
+                   format, current trick winner and points, known voids
+                   (seat x suit), trump suit, level, both teams' levels,
+                   dealer, bid state, defender points, trick number, hand
+                   sizes, deal progress (:mod:`env.encoding`).
+``action_mask``    1 where the action is legal now.
+``history``        the last K tricks (default 25 = all), oldest first: cards
+                   each relative seat played, leader, winner, points.
+=================  ==========================================================
+
+Slots follow the canonical layout (trump block then plain suits, strongest
+first; 73 slots) or ``layout="raw"`` (54 kinds). OBS is 1870 canonical, 1414 raw.
+
+Rewards: zero-sum between teams, paid when the hand ends (``episode="match"``:
+when each hand ends). ``reward="level"`` (default): the team's signed level
+change (dealers holding +1..+3; defenders taking over +1.. with the takeover
+counted); ``"win_loss"``: +1/-1; ``"points"``: defenders' margin over the
+threshold divided by the threshold.
+
+Options (constructor or ``reset(options=...)``): ``rules`` (RuleOptions or
+dict), ``episode``, ``reward``, ``deal`` (fixed deal: dict with ``hands``,
+``kitty``, ``level``, ``dealer``, ``trump``, optional ``buried``),
+``layout``, ``history_len``, ``render_mode`` (``"ansi"`` returns the table,
+``"human"`` prints it).
+
+Version history: v0 (2026-11) first release.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from env.actions import NUM_ACTIONS, PASS, STOP, PlayComposer, action_bid, action_name, bid_action, bid_mask
+from env.bidding import Bid
+from env.cards import parse_cards
+from env.encoding import ObservationEncoder, observation_size
+from env.errors import IllegalActionError
+from env.game import Hand, Phase
+from env.match import Match
+from env.render import render_table
+from env.rewards import REWARD_SCHEMES, hand_rewards
+from env.rules import FOLLOWS_SHAPE, RUFFS, play_rank
+from env.variants import RuleOptions
+from env.view import PlayerView, view_of
+
+AGENTS = [f"player_{i}" for i in range(4)]
+_OPTION_KEYS = ("rules", "episode", "reward", "deal", "layout", "history_len")
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The wrapped environment (bounds and order checks, as PettingZoo's classic envs)."""
+    environment = raw_env(**kwargs)
+    environment = wrappers.AssertOutOfBoundsWrapper(environment)
+    return wrappers.OrderEnforcingWrapper(environment)
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+    """The unwrapped AEC environment; see the module docstring."""
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "shengji_v0", "is_parallelizable": False,
+                "render_fps": 1}
+
+    def __init__(self, render_mode: str | None = None, rules: RuleOptions | dict | None = None,
+                 episode: str = "hand", reward: str = "level", deal: dict | None = None,
+                 layout: str = "canonical", history_len: int = 25, max_match_hands: int = 200):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
+        self.render_mode = render_mode
+        self.max_match_hands = max_match_hands
+        self._configure(rules=rules, episode=episode, reward=reward, deal=deal, layout=layout,
+                        history_len=history_len)
+        self.possible_agents = list(AGENTS)
+        self.agents: list[str] = []
+        self._seed_rng = random.Random()
+        self.hand: Hand | None = None
+        self.match: Match | None = None
+        self.composer: PlayComposer | None = None
+        self._mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+
+    def _configure(self, *, rules, episode, reward, deal, layout, history_len) -> None:
+        if isinstance(rules, dict) or rules is None:
+            rules = RuleOptions.from_dict(rules)
+        if not isinstance(rules, RuleOptions):
+            raise ValueError(f"rules must be RuleOptions or a dict, got {type(rules).__name__}")
+        if episode not in ("hand", "match"):
+            raise ValueError(f"episode must be 'hand' or 'match', got {episode!r}")
+        if reward not in REWARD_SCHEMES:
+            raise ValueError(f"reward must be one of {REWARD_SCHEMES}, got {reward!r}")
+        if deal is not None and episode == "match":
+            raise ValueError("a fixed deal plays one hand: use episode='hand'")
+        self.rules, self.episode, self.reward_scheme, self.deal = rules, episode, reward, deal
+        self.encoder = ObservationEncoder(layout, history_len)
+        size = observation_size(layout)
+        self._observation_space = spaces.Dict({
+            "observation": spaces.Box(0.0, 2.0, (size,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
+            "history": spaces.Box(0.0, 2.0, self.encoder.history_shape, dtype=np.float32),
+        })
+        self._action_space = spaces.Discrete(NUM_ACTIONS)
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._action_space
+
+    # ------------------------------------------------------------------ episode control
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if options:
+            unknown = sorted(set(options) - set(_OPTION_KEYS))
+            if unknown:
+                raise ValueError(f"unknown reset option(s) {unknown}; known: {list(_OPTION_KEYS)}")
+            current = {"rules": self.rules, "episode": self.episode, "reward": self.reward_scheme,
+                       "deal": self.deal, "layout": self.encoder.layout, "history_len": self.encoder.history_len}
+            current.update(options)
+            self._configure(**current)
+        if seed is not None:
+            self._seed_rng.seed(seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        if self.episode == "match":
+            self.match = Match(self._seed_rng.randrange(2**31), self.rules, max_hands=self.max_match_hands)
+            self.hand = self.match.new_hand()
+        else:
+            self.match = None
+            self.hand = self._new_hand()
+        self._begin_decision()
+
+    def _new_hand(self) -> Hand:
+        if self.deal is None:
+            return Hand.new(self._seed_rng.randrange(2**31), self.rules)
+        deal = dict(self.deal)
+        return Hand.from_deal(deal["hands"], deal["kitty"], level=deal["level"], dealer=deal["dealer"],
+                              trump=deal.get("trump"), options=self.rules, buried=deal.get("buried", False))
+
+    def _begin_decision(self) -> None:
+        """Set up the composer and mask for whoever acts next."""
+        hand = self.hand
+        seat = hand.current_player
+        if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+            self.composer = None
+            self._mask = bid_mask(hand.bid_options(seat))
+        elif hand.phase == Phase.KITTY:
+            self.composer = PlayComposer("bury", hand.ctx, hand.hands[seat])
+            self._mask = self.composer.mask()
+        elif hand.phase == Phase.PLAY:
+            mode = "lead" if hand.lead is None else "follow"
+            self.composer = PlayComposer(mode, hand.ctx, hand.hands[seat], hand.lead)
+            self._mask = self.composer.mask()
+        else:
+            self.composer = None
+            self._mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        if seat is not None:
+            self.agent_selection = AGENTS[seat]
+
+    # ------------------------------------------------------------------ stepping
+    def action_mask(self) -> np.ndarray:
+        """The acting agent's current mask (a copy)."""
+        return self._mask.copy()
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None or not 0 <= int(action) < NUM_ACTIONS or not self._mask[int(action)]:
+            legal = ", ".join(action_name(a) for a in np.flatnonzero(self._mask))
+            shown = action if action is None or not 0 <= int(action) < NUM_ACTIONS else action_name(int(action))
+            raise IllegalActionError(f"{agent} cannot take action {shown} now; legal: {legal}")
+        action = int(action)
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        hand = self.hand
+        seat = hand.current_player
+        if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+            if action == PASS:
+                hand.pass_bid(seat)
+            else:
+                hand.bid(seat, action_bid(action))
+        else:
+            composer = self.composer
+            if action == STOP:
+                hand.play(seat, composer.picked)
+            else:
+                composer.add(action)
+                if composer.complete:
+                    if hand.phase == Phase.KITTY:
+                        hand.bury(seat, composer.picked)
+                    else:
+                        hand.play(seat, composer.picked)
+                else:
+                    self._mask = composer.mask()
+                    return
+        if hand.phase == Phase.DONE:
+            self._end_hand()
+        else:
+            self._begin_decision()
+
+    def _end_hand(self) -> None:
+        hand = self.hand
+        team_rewards = hand_rewards(hand.result, hand.dealer, self.rules, self.reward_scheme)
+        for seat, agent in enumerate(AGENTS):
+            self.rewards[agent] = team_rewards[seat % 2]
+        finished_hand = hand
+        if self.match is not None:
+            self.match.record(hand)
+        match_over = self.match is None or self.match.winner is not None or \
+            self.match.hands_played >= self.match.max_hands
+        for agent in self.agents:
+            self.infos[agent] = {"hand_result": finished_hand.result, "dealer": finished_hand.dealer}
+        if match_over:
+            truncated = self.match is not None and self.match.winner is None
+            for agent in self.agents:
+                self.terminations[agent] = not truncated
+                self.truncations[agent] = truncated
+            self.composer = None
+            self._mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        else:
+            self.hand = self.match.new_hand()
+            self._begin_decision()
+        self._accumulate_rewards()
+
+    def play(self, cards) -> None:
+        """Apply a whole play (or kitty burial) of the acting seat as its card steps.
+
+        The whole play is checked first; an illegal one raises and changes nothing.
+        """
+        hand = self.hand
+        kinds = parse_cards(cards)
+        if self.composer is None or self.composer.picked:
+            raise IllegalActionError("play() needs a fresh card decision (not bidding, nothing picked yet)")
+        if hand.phase == Phase.KITTY:
+            if len(kinds) != 8 or any(kinds.count(k) > hand.hands[hand.current_player][k] for k in kinds):
+                raise IllegalActionError(f"the kitty takes 8 cards from the dealer's hand, got {cards!r}")
+        else:
+            error = hand.play_error(hand.current_player, kinds)
+            if error:
+                raise IllegalActionError(error)
+        # The masks are exact, so every prefix of a legal play is allowed: any order works.
+        for k in kinds:
+            self.step(k)
+        if hand.phase == Phase.PLAY and self.hand is hand and self.composer is not None and self.composer.picked:
+            self.step(STOP)
+
+    def apply_decision(self, decision: Bid | tuple | list | None) -> None:
+        """Apply an agent's whole decision (a Bid, None to pass, or cards) for the acting seat."""
+        if self.hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+            if decision is None:
+                self.step(PASS)
+            else:
+                self.step(bid_action(Bid(*decision)))
+        else:
+            self.play(list(decision))
+
+    # ------------------------------------------------------------------ observing
+    def _trick_winner(self) -> tuple[int | None, bool]:
+        hand = self.hand
+        if hand.lead is None:
+            return None, False
+        best, best_rank = 0, hand.lead.rank
+        for i, play in enumerate(hand.trick_plays[1:], start=1):
+            rank = play_rank(hand.ctx, hand.lead, play)
+            if rank[0] in (FOLLOWS_SHAPE, RUFFS) and rank > best_rank:
+                best, best_rank = i, rank
+        return (hand.leader + best) % 4, best_rank[0] == RUFFS
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = AGENTS.index(agent)
+        hand = self.hand
+        acting = agent == self.agent_selection and not (self.terminations.get(agent) or self.truncations.get(agent))
+        picked = self.composer.picked if (acting and self.composer is not None) else None
+        winner, ruffs = self._trick_winner()
+        mask = self._mask.copy() if acting else np.zeros(NUM_ACTIONS, dtype=np.int8)
+        return {"observation": self.encoder.encode(hand, seat, picked, winner, ruffs), "action_mask": mask,
+                "history": self.encoder.history(hand, seat)}
+
+    def view(self, agent: str | int) -> PlayerView:
+        """The :class:`PlayerView` of an agent (name or seat), for agents that think in whole plays."""
+        seat = agent if isinstance(agent, int) else AGENTS.index(agent)
+        return view_of(self.hand, seat)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = render_table(self.hand)
+        if self.composer is not None and self.composer.picked:
+            text += "\n  picked: " + " ".join(action_name(k) for k in self.composer.picked)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
