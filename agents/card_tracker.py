@@ -1,0 +1,149 @@
+"""Card counting from one seat's view: what is still unseen, who is void, who has no pairs.
+
+Everything is derived from the public play record in a
+:class:`~env.view.PlayerView` (plus the seat's own hand, and the kitty for
+the dealer who buried it), so a tracker is rebuilt from scratch at each
+decision and can never know more than the seat may.
+
+Inferences (each one a consequence of the follow rule, RULES.md 6):
+
+* a follower who plays fewer cards of the lead's effective suit than were led
+  has none left: *void* in that suit for the rest of the hand;
+* a follower who plays a full complement of the lead suit but fewer pairs than
+  the lead holds had no more pairs: *no pairs* left in that suit (hands only
+  shrink, so it stays true).
+
+Safety questions ("can anyone beat this?") are answered by asking the rules
+module about the worst case: the whole unseen pool treated as one hand held by
+a seat that may still hold the suit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from env.cards import NUM_KINDS
+from env.combos import Component, has_run, pair_counts
+from env.rules import Lead, throw_check
+from env.trump import NUM_EFFECTIVE_SUITS, TRUMP
+from env.view import PlayerView
+
+
+class CardTracker:
+    """What the viewing seat can know about the cards it cannot see.
+
+    Attributes:
+        unseen: count vector of the cards not in our hand, not played, and (for
+            the dealer) not in the kitty: they are in the other hands or the kitty.
+        void: ``void[seat][suit]`` is True when ``seat`` is known to hold no card
+            of that effective suit.
+        no_pairs: ``no_pairs[seat][suit]`` is True when ``seat`` is known to hold
+            no pair of that effective suit.
+    """
+
+    __slots__ = ("ctx", "kitty_unknown", "no_pairs", "seat", "unseen", "void")
+
+    def __init__(self, view: PlayerView):
+        ctx = view.ctx
+        self.ctx = ctx
+        self.seat = view.seat
+        unseen = [2] * NUM_KINDS
+        for k in range(NUM_KINDS):
+            unseen[k] -= view.hand[k]
+            for played in view.played:
+                unseen[k] -= played[k]
+        if view.kitty:
+            for k in view.kitty:
+                unseen[k] -= 1
+        self.unseen = unseen
+        self.kitty_unknown = not view.kitty
+        self.void = [[False] * NUM_EFFECTIVE_SUITS for _ in range(4)]
+        self.no_pairs = [[False] * NUM_EFFECTIVE_SUITS for _ in range(4)]
+        for trick in view.tricks:
+            self._learn(trick.leader, trick.plays)
+        if view.trick_plays:
+            self._learn(view.leader, view.trick_plays)
+
+    def _learn(self, leader: int, plays: Sequence[tuple[int, ...]]) -> None:
+        suit_of = self.ctx.suit
+        lead = plays[0]
+        suit = suit_of[lead[0]]
+        n = len(lead)
+        lead_pairs = _pairs_in(lead)
+        for i in range(1, len(plays)):
+            seat = (leader + i) % 4
+            play = plays[i]
+            in_suit = [k for k in play if suit_of[k] == suit]
+            if len(in_suit) < n:
+                self.void[seat][suit] = True
+                self.no_pairs[seat][suit] = True
+            elif lead_pairs and _pairs_in(in_suit) < lead_pairs:
+                self.no_pairs[seat][suit] = True
+
+    # ------------------------------------------------------------------ counts
+    def unseen_in(self, suit: int) -> int:
+        """How many unseen cards of an effective suit are out (other hands or kitty)."""
+        return sum(self.unseen[k] for k in self.ctx.suit_kinds[suit])
+
+    def holders(self, suit: int, seats: Sequence[int] | None = None) -> list[int]:
+        """The seats among ``seats`` (default: the other three) that may still hold ``suit``."""
+        if seats is None:
+            seats = [(self.seat + i) % 4 for i in range(1, 4)]
+        return [s for s in seats if not self.void[s][suit]]
+
+    def top_unseen(self, suit: int) -> int:
+        """Highest order index among unseen cards of a suit (-1 if none)."""
+        order = self.ctx.order
+        return max((order[k] for k in self.ctx.suit_kinds[suit] if self.unseen[k]), default=-1)
+
+    # ------------------------------------------------------------------ safety
+    def can_beat(self, comp: Component, suit: int, seats: Sequence[int] | None = None) -> bool:
+        """Could any of ``seats`` hold a higher component of the same shape in ``suit``?"""
+        holders = self.holders(suit, seats)
+        if not holders:
+            return False
+        if comp.size == 1:
+            return self.top_unseen(suit) > comp.top
+        if all(self.no_pairs[s][suit] for s in holders):
+            return False
+        return has_run(pair_counts(self.ctx, self.unseen, suit), comp.size // 2, comp.top)
+
+    def is_sure(self, cards: Sequence[int]) -> bool:
+        """True if no card set still unseen could beat this lead inside its own suit.
+
+        For a throw this is the throw check against the worst case; for a single,
+        pair or tractor, that nobody can follow it with a higher one. Ruffs are a
+        separate question (:meth:`ruff_risk`).
+        """
+        lead = Lead(self.ctx, cards)
+        holders = self.holders(lead.suit)
+        if not holders:
+            return True
+        if not lead.is_throw:
+            return not self.can_beat(lead.components[0], lead.suit)
+        pool = self.unseen
+        if all(self.no_pairs[s][lead.suit] for s in holders):
+            pool = [min(c, 1) for c in pool]
+        return throw_check(self.ctx, lead, [pool]) is None
+
+    def ruff_risk(self, suit: int, opponents: Sequence[int]) -> bool:
+        """Whether an opponent may trump a lead of a plain ``suit``.
+
+        Known voids with trumps left count; so does a suit nearly run out
+        (few unseen cards left to share), where a void is likely.
+        """
+        if suit == TRUMP:
+            return False
+        for s in opponents:
+            if self.void[s][suit] and not self.void[s][TRUMP]:
+                return True
+        if all(self.void[s][TRUMP] for s in opponents):
+            return False
+        return self.unseen_in(suit) <= 3
+
+
+def _pairs_in(cards: Sequence[int]) -> int:
+    counts: dict[int, int] = {}
+    for k in cards:
+        counts[k] = counts.get(k, 0) + 1
+    return sum(c // 2 for c in counts.values())

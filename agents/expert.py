@@ -1,0 +1,214 @@
+"""ExpertAgent: the strongest hand-written policy of the project, built on card counting.
+
+The policy, decision by decision (each rule explained where it is coded):
+
+Bidding and kitty (:mod:`agents.expert_setup`)
+    Bid by trump count and strength (jokers, level cards, pairs, the ace of the
+    suit) relative to the cards dealt so far; strengthen our own single (自保);
+    never overturn the partner; overcall the opponents (反主) with a lower bar,
+    with a joker pair when no suit is good. Bury to void short plain suits,
+    keep points, pairs, aces and trumps.
+
+Card counting (:mod:`agents.card_tracker`)
+    From the public record only: the unseen cards, known voids and known
+    "no pairs left" per seat and effective suit.
+
+Leading
+    1. With one effective suit left, lead it all if the throw is safe.
+    2. Defenders near the end keep a sure trump pair or tractor for the last
+       trick (the kitty is paid x4 or more on it); the dealer's team with the
+       lead at the end cashes its sure trumps to protect the kitty.
+    3. Cash sure winners in plain suits: the largest throw (甩牌) that no unseen
+       card set could beat, when no opponent is likely to ruff it.
+    4. Draw trumps (调主) when long in trump against what is unseen: sure trump
+       components first, else a low trump pair or single.
+    5. Lead a suit the partner is void in (and can ruff), low.
+    6. Otherwise a low, pointless single from a short plain suit (towards a void).
+
+Following
+    * Partner winning and safe (nobody after can beat it, by counting): feed
+      points (贴分), paying as little keeping value as possible.
+    * Else take the trick with the cheapest play that nobody after us can beat
+      (ruff, or over-ruff (盖毙) an opponent), when the points at stake or a cheap
+      price make it worth it; with points on the table and no sure winner, try
+      the strongest winner. The last trick is worth the kitty as well.
+    * Else discard: no points, low value, no broken pairs, trumps kept.
+
+Everything a decision uses comes from the seat's :class:`~env.view.PlayerView`.
+"""
+
+from __future__ import annotations
+
+from agents.base import Agent
+from agents.card_tracker import CardTracker
+from agents.expert_play import candidates
+from agents.expert_setup import choose_bid, choose_burial
+from agents.heuristics import TrickState, beats, card_value, play_cost, play_points, trick_state
+from env.bidding import Bid
+from env.cards import NUM_KINDS, POINTS
+from env.combos import Component, decompose_suit
+from env.rules import FOLLOWS_SHAPE, RUFFS, play_rank
+from env.scoring import kitty_multiplier_of
+from env.trump import TRUMP
+from env.view import PlayerView
+
+ENDGAME_CARDS = 6
+"""Cards left in hand at which the last-trick (kitty) plans start."""
+KITTY_GUESS = 10
+"""Kitty points assumed by a seat that did not bury it."""
+
+
+class ExpertAgent(Agent):
+    """Rule-based player: card counting, safe throws, trump drawing, partner-aware ruffs and feeding."""
+
+    name = "expert"
+
+    def __init__(self, seed: int | None = None):
+        self.seed = seed
+
+    def bid(self, view: PlayerView) -> Bid | None:
+        return choose_bid(view)
+
+    def bury(self, view: PlayerView) -> list[int]:
+        return choose_burial(view)
+
+    def play(self, view: PlayerView) -> tuple[int, ...]:
+        tracker = CardTracker(view)
+        if view.lead is None:
+            return self._lead(view, tracker)
+        return self._follow(view, tracker)
+
+    # ------------------------------------------------------------------ leading
+    def _lead(self, view: PlayerView, tr: CardTracker) -> tuple[int, ...]:
+        ctx, hand, me = view.ctx, view.hand, view.seat
+        opponents = ((me + 1) % 4, (me + 3) % 4)
+        partner = (me + 2) % 4
+        held = [k for k in range(NUM_KINDS) if hand[k]]
+        n_cards = sum(hand)
+        suits = sorted({ctx.suit[k] for k in held})
+        everything = tuple(k for k in held for _ in range(hand[k]))
+        if len(suits) == 1 and (len(everything) == 1 or tr.is_sure(everything)):
+            return everything
+        components = {s: decompose_suit(ctx, hand, s) for s in suits}
+        sure_trump = [c for c in components.get(TRUMP, ()) if not tr.can_beat(c, TRUMP)]
+        dealer_team = view.is_dealer_team()
+        if n_cards <= ENDGAME_CARDS and sure_trump:
+            big = max(sure_trump, key=lambda c: (c.size, c.top))
+            if dealer_team:
+                return big.cards
+            if big.size >= 2 and n_cards > big.size:
+                # Keep the big component for the last trick; lead something else now.
+                rest = [k for k in held if k not in big.cards]
+                if rest:
+                    return (min(rest, key=lambda k: (POINTS[k] > 0, card_value(ctx, k))),)
+        cash = self._cash_plain(view, tr, components, opponents)
+        if cash is not None:
+            return cash
+        if TRUMP in components and self._draw_trumps(view, tr, opponents):
+            if sure_trump:
+                return max(sure_trump, key=lambda c: (c.size, c.top)).cards
+            trumps = components[TRUMP]
+            pairs = [c for c in trumps if c.size >= 2 and POINTS[c.cards[0]] == 0]
+            if pairs:
+                return min(pairs, key=lambda c: c.top).cards
+            return (min((k for k in held if ctx.suit[k] == TRUMP), key=lambda k: (POINTS[k] > 0, ctx.order[k])),)
+        plain = [s for s in suits if s != TRUMP]
+        for s in plain:
+            if tr.void[partner][s] and not tr.void[partner][TRUMP] and not any(tr.void[o][s] for o in opponents):
+                return (min((k for k in held if ctx.suit[k] == s), key=lambda k: (POINTS[k] > 0, ctx.order[k])),)
+        if plain:
+            return (min((k for k in held if ctx.suit[k] in plain), key=lambda k: self._low_lead_key(view, tr, k)),)
+        return (min(held, key=lambda k: (POINTS[k] > 0, ctx.order[k])),)
+
+    def _low_lead_key(self, view: PlayerView, tr: CardTracker, kind: int) -> tuple:
+        """Order of preference for an ordinary low lead (smaller is better)."""
+        ctx, hand = view.ctx, view.hand
+        suit = ctx.suit[kind]
+        length = sum(hand[k] for k in ctx.suit_kinds[suit])
+        ruffable = any(tr.void[o][suit] and not tr.void[o][TRUMP] for o in ((view.seat + 1) % 4, (view.seat + 3) % 4))
+        return (POINTS[kind] > 0, ruffable, hand[kind] >= 2, length, ctx.order[kind])
+
+    def _cash_plain(self, view: PlayerView, tr: CardTracker, components: dict[int, list[Component]],
+                    opponents: tuple[int, int]) -> tuple[int, ...] | None:
+        """The biggest safe lead of sure winners in a plain suit nobody is likely to ruff."""
+        best, best_key = None, None
+        for suit, comps in components.items():
+            if suit == TRUMP or tr.ruff_risk(suit, opponents):
+                continue
+            sure = [c for c in comps if not tr.can_beat(c, suit)]
+            if not sure:
+                continue
+            cards = tuple(sorted(k for c in sure for k in c.cards))
+            if len(sure) > 1 and not tr.is_sure(cards):
+                top = max(sure, key=lambda c: (c.size, c.top))
+                cards = top.cards
+            key = (len(cards), sum(POINTS[k] for k in cards))
+            if best_key is None or key > best_key:
+                best, best_key = cards, key
+        return best
+
+    def _draw_trumps(self, view: PlayerView, tr: CardTracker, opponents: tuple[int, int]) -> bool:
+        """调主: worth leading trump when long in it against the unseen ones the opponents may hold."""
+        if all(tr.void[o][TRUMP] for o in opponents):
+            return False
+        mine = sum(view.hand[k] for k in view.ctx.suit_kinds[TRUMP])
+        out = tr.unseen_in(TRUMP)
+        if view.is_dealer_team():
+            return mine >= 4 and mine * 2 >= out
+        return mine >= 6 and mine >= out
+
+    # ------------------------------------------------------------------ following
+    def _follow(self, view: PlayerView, tr: CardTracker) -> tuple[int, ...]:
+        ctx, hand, me = view.ctx, view.hand, view.seat
+        plays = candidates(view)
+        if len(plays) == 1:
+            return plays[0]
+        state = trick_state(view)
+        partner = (me + 2) % 4
+        opponents_after = [s for s in state.after if s != partner]
+        stake = state.points + self._kitty_stake(view, state)
+        if state.winner == partner and not self._can_be_beaten(view, tr, state.best_rank, opponents_after):
+            return max(plays, key=lambda p: (3 * play_points(p) - 2 * play_cost(ctx, hand, p), p))
+        cheapest = min(plays, key=lambda p: (play_points(p), play_cost(ctx, hand, p), p))
+        winners = [p for p in plays if beats(ctx, view, p, state.best_rank)]
+        if winners:
+            safe = [p for p in winners
+                    if not self._can_be_beaten(view, tr, play_rank(ctx, view.lead, p), opponents_after)]
+            if safe:
+                win = min(safe, key=lambda p: (play_cost(ctx, hand, p) - play_points(p), p))
+                extra = play_cost(ctx, hand, win) - play_cost(ctx, hand, cheapest)
+                worth = stake + play_points(win) - play_points(cheapest)
+                if worth >= 5 or extra <= 10 or (state.winner != partner and worth >= 0 and extra <= 16):
+                    return win
+            elif state.winner != partner and stake >= 10:
+                return max(winners, key=lambda p: (play_rank(ctx, view.lead, p), -play_cost(ctx, hand, p), p))
+        return cheapest
+
+    def _kitty_stake(self, view: PlayerView, state: TrickState) -> int:
+        """Points the last trick carries on top of the table: the kitty, multiplied."""
+        if sum(view.hand) != view.lead.n:
+            return 0
+        kitty = sum(POINTS[k] for k in view.kitty) if view.kitty else KITTY_GUESS
+        return kitty * kitty_multiplier_of(view.lead.components)
+
+    def _can_be_beaten(self, view: PlayerView, tr: CardTracker, rank: tuple[int, int],
+                       seats: list[int]) -> bool:
+        """Could one of ``seats`` (still to play) beat a play of this rank, by what is unseen?"""
+        if not seats:
+            return False
+        lead = view.lead
+        suit = lead.suit
+        category, key = rank
+        for s in seats:
+            may_ruff = suit != TRUMP and not tr.void[s][TRUMP] and (tr.void[s][suit] or tr.unseen_in(suit) <= 3)
+            if category == FOLLOWS_SHAPE:
+                if not lead.is_throw and not tr.void[s][suit]:
+                    if tr.can_beat(Component(lead.n, key, ()), suit, [s]):
+                        return True
+                if may_ruff:
+                    return True
+            elif category == RUFFS and may_ruff:
+                main = lead.tractor_lengths[0] * 2 if lead.tractor_lengths else (2 if lead.pairs else 1)
+                if tr.can_beat(Component(main, key, ()), TRUMP, [s]):
+                    return True
+        return False

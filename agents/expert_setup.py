@@ -1,0 +1,112 @@
+"""The expert bot's decisions before the first trick: the trump bid (亮主/反主) and the kitty (扣底).
+
+Bidding weighs how good each possible trump would be for this hand
+(:func:`agents.heuristics.trump_strength_for`) against the cards dealt so far;
+the burial searches which plain suits to void and fills the rest with the
+cheapest cards, pricing points and pairs so they stay in hand.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from agents.heuristics import card_value, trump_count_for, trump_strength_for
+from env.bidding import Bid
+from env.cards import NUM_KINDS, NUM_SUITS, POINTS, RANKS
+from env.trump import TRUMP
+from env.view import PlayerView
+
+KITTY_SIZE = 8
+BID_SHARE = 0.42
+"""Bid when the strength score of a trump reaches this share of the cards held."""
+OVERCALL_SHARE = 0.38
+"""A lower bar to overturn an opponents' bid (反主): it also takes their trump away."""
+MIN_CARDS_TO_BID = 8
+"""Early in the deal a good share means little: wait for this many cards."""
+VOID_BONUS = 14
+"""Value of a plain suit emptied by the burial: it can be ruffed from the first trick."""
+POINT_WEIGHT = 2
+"""Buried points are paid back multiplied if the defenders take the last trick."""
+
+
+def choose_bid(view: PlayerView) -> Bid | None:
+    """The bid to make, or ``None`` to pass.
+
+    * Strengthen our own standing single to a pair (自保) whenever we can.
+    * Never overturn the partner's bid.
+    * Otherwise bid the best option whose trump strength reaches ``BID_SHARE``
+      of the cards held (``OVERCALL_SHARE`` against an opponents' bid), once
+      ``MIN_CARDS_TO_BID`` cards are dealt (or in the final round).
+    * A joker pair (no-trump) is bid against an opponents' bid when no suit of
+      ours is good enough but we hold level cards and jokers.
+    """
+    options = view.bid_options
+    if not options:
+        return None
+    standing = view.standing_bid
+    if standing is not None and standing.seat == view.seat:
+        return options[0]
+    if standing is not None and (standing.seat - view.seat) % 2 == 0:
+        return None
+    hand = view.hand
+    held = sum(hand)
+    if held < MIN_CARDS_TO_BID:
+        return None
+    level = RANKS.index(view.level)
+    share = OVERCALL_SHARE if standing is not None else BID_SHARE
+    best, best_score = None, 0.0
+    for option in options:
+        if option.suit is None:
+            continue
+        score = trump_strength_for(hand, level, option.suit) / held
+        if score >= share and (score, option.strength) > (best_score, best.strength if best else 0):
+            best, best_score = option, score
+    if best is not None or standing is None:
+        return best
+    jokers = [o for o in options if o.suit is None]
+    if jokers and trump_count_for(hand, level, None) >= 5:
+        return jokers[0]
+    return None
+
+
+def _bury_price(view: PlayerView, kind: int) -> float:
+    """What burying one copy of ``kind`` loses: its value, its points, a pair, a top card."""
+    ctx, hand = view.ctx, view.hand
+    price = float(card_value(ctx, kind)) + POINT_WEIGHT * POINTS[kind]
+    if hand[kind] >= 2:
+        price += 8
+    suit = ctx.suit[kind]
+    if suit != TRUMP and ctx.order[kind] == ctx.suit_size[suit] - 1:
+        price += 10
+    return price
+
+
+def choose_burial(view: PlayerView) -> list[int]:
+    """Eight cards to bury: void short plain suits where it pays, then the cheapest cards.
+
+    Every set of plain suits short enough to bury whole is tried; each emptied
+    suit earns ``VOID_BONUS``; the rest of the kitty is filled with the lowest
+    priced plain cards (trumps only when nothing else is left).
+    """
+    ctx, hand = view.ctx, view.hand
+    held = [k for k in range(NUM_KINDS) if hand[k]]
+    price = {k: _bury_price(view, k) for k in held}
+    plain_by_suit = {s: [k for k in held if ctx.suit[k] == s] for s in range(NUM_SUITS)}
+    plain_by_suit = {s: ks for s, ks in plain_by_suit.items() if ks}
+    lengths = {s: sum(hand[k] for k in ks) for s, ks in plain_by_suit.items()}
+    short = [s for s in plain_by_suit if lengths[s] <= KITTY_SIZE]
+    pool = sorted((k for k in held for _ in range(hand[k])),
+                  key=lambda k: (ctx.suit[k] == TRUMP, price[k], k))
+    best: tuple[float, list[int]] | None = None
+    for size in range(len(short) + 1):
+        for voided in combinations(short, size):
+            if sum(lengths[s] for s in voided) > KITTY_SIZE:
+                continue
+            chosen = [k for s in voided for k in plain_by_suit[s] for _ in range(hand[k])]
+            rest = [k for k in pool if ctx.suit[k] not in voided]
+            chosen += rest[:KITTY_SIZE - len(chosen)]
+            total = sum(price[k] for k in chosen) + 100 * sum(ctx.suit[k] == TRUMP for k in chosen)
+            total -= VOID_BONUS * size
+            if best is None or total < best[0]:
+                best = (total, chosen)
+    return best[1]

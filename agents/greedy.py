@@ -1,0 +1,80 @@
+"""GreedyAgent: one-trick lookahead, no memory. Simple, fast, and clearly better than random."""
+
+from __future__ import annotations
+
+from agents.base import Agent
+from agents.heuristics import beats, card_value, lowest_cards, play_cost, play_points, trick_state, trump_count_for
+from env.bidding import Bid
+from env.cards import NUM_KINDS, POINTS, RANKS
+from env.trump import TRUMP
+from env.view import PlayerView
+
+
+class GreedyAgent(Agent):
+    """A bot that only looks at the current trick.
+
+    * Bidding: bids when the bid's trump would make at least ``bid_share`` of its
+      cards trump (the strongest such bid).
+    * Kitty: buries its cheapest plain, non-point cards.
+    * Leading: a plain-suit card that is the top of its suit (an ace) if it holds
+      one, else its cheapest plain single.
+    * Following: when the partner is winning, adds the most points it can for the
+      least value; otherwise takes the trick with its cheapest winning play when
+      that costs little more than losing would (or when points are on the table);
+      otherwise plays its cheapest, pointless cards.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None, bid_share: float = 0.36, max_plays: int = 200):
+        self.bid_share = bid_share
+        self.max_plays = max_plays
+
+    def bid(self, view: PlayerView) -> Bid | None:
+        level = RANKS.index(view.level)
+        held = sum(view.hand)
+        best, best_count = None, -1
+        for option in view.bid_options:
+            count = trump_count_for(view.hand, level, option.suit)
+            if count >= max(3, self.bid_share * held) and (count, option.strength) > (best_count, -1):
+                best, best_count = option, count
+        return best
+
+    def bury(self, view: PlayerView) -> list[int]:
+        ctx, hand = view.ctx, view.hand
+        kinds = [k for k in range(NUM_KINDS) if hand[k]]
+        plain = [k for k in kinds if ctx.suit[k] != TRUMP]
+        chosen = lowest_cards(ctx, hand, plain, 8)
+        if len(chosen) < 8:
+            chosen += lowest_cards(ctx, hand, [k for k in kinds if ctx.suit[k] == TRUMP], 8 - len(chosen))
+        return chosen
+
+    def play(self, view: PlayerView) -> tuple[int, ...]:
+        if view.lead is None:
+            return self._lead(view)
+        return self._follow(view)
+
+    def _lead(self, view: PlayerView) -> tuple[int, ...]:
+        ctx, hand = view.ctx, view.hand
+        held = [k for k in range(NUM_KINDS) if hand[k]]
+        plain = [k for k in held if ctx.suit[k] != TRUMP]
+        tops = [k for k in plain if ctx.order[k] == ctx.suit_size[ctx.suit[k]] - 1]
+        if tops:
+            return (tops[0],)
+        pool = plain or held
+        return (min(pool, key=lambda k: (POINTS[k] > 0, card_value(ctx, k), k)),)
+
+    def _follow(self, view: PlayerView) -> tuple[int, ...]:
+        ctx, hand = view.ctx, view.hand
+        plays = view.legal_plays(self.max_plays).plays
+        state = trick_state(view)
+        if state.winner == (view.seat + 2) % 4:
+            return max(plays, key=lambda p: (play_points(p), -play_cost(ctx, hand, p)))
+        cheapest_loss = min(plays, key=lambda p: (play_points(p), play_cost(ctx, hand, p)))
+        winners = [p for p in plays if beats(ctx, view, p, state.best_rank)]
+        if winners:
+            win = min(winners, key=lambda p: (play_cost(ctx, hand, p), -play_points(p)))
+            extra = play_cost(ctx, hand, win) - play_cost(ctx, hand, cheapest_loss)
+            if state.points + play_points(win) >= 10 or extra <= 8:
+                return win
+        return cheapest_loss

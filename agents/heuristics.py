@@ -1,0 +1,109 @@
+"""Small shared judgements of the rule bots: card value, trump strength, the trick so far.
+
+Nothing here decides a rule; trick winners and play ranks come from
+:mod:`env.rules`. These are the bots' *opinions* (how much a card is worth
+keeping, how strong a trump holding is), kept in one place so the greedy and
+the expert bot price cards the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from env.cards import BIG_JOKER, LITTLE_JOKER, NUM_SUITS, POINTS, kind_of
+from env.rules import NOT_A_WINNER, play_rank, winning_play
+from env.trump import TRUMP, TrumpContext
+from env.view import PlayerView
+
+TRUMP_BASE = 20
+"""Keeping value of the weakest trump: above every plain card (a plain A is 11 or 12)."""
+PAIR_BREAK = 6
+"""Extra value lost when a play splits a pair."""
+
+
+def card_value(ctx: TrumpContext, kind: int) -> int:
+    """How much a card is worth keeping: its order index, trumps above all plain cards."""
+    if ctx.suit[kind] == TRUMP:
+        return TRUMP_BASE + ctx.order[kind]
+    return ctx.order[kind]
+
+
+def play_cost(ctx: TrumpContext, hand: Sequence[int], play: Sequence[int]) -> int:
+    """Keeping value spent by a play: card values plus a charge for every pair it splits."""
+    cost = 0
+    seen: dict[int, int] = {}
+    for k in play:
+        cost += card_value(ctx, k)
+        seen[k] = seen.get(k, 0) + 1
+    for k, used in seen.items():
+        if used == 1 and hand[k] >= 2:
+            cost += PAIR_BREAK
+    return cost
+
+
+def play_points(play: Sequence[int]) -> int:
+    """Points carried by the cards of a play."""
+    return sum(POINTS[k] for k in play)
+
+
+def trump_count_for(hand: Sequence[int], level: int, suit: int | None) -> int:
+    """How many of ``hand``'s cards would be trump with this level rank and trump suit."""
+    count = hand[LITTLE_JOKER] + hand[BIG_JOKER]
+    for s in range(NUM_SUITS):
+        count += hand[kind_of(s, level)]
+        if s == suit:
+            count += sum(hand[kind_of(s, r)] for r in range(13) if r != level)
+    return count
+
+
+def trump_strength_for(hand: Sequence[int], level: int, suit: int | None) -> float:
+    """A bidding score for a trump choice: trump count, jokers and level cards weigh more, pairs add."""
+    score = float(trump_count_for(hand, level, suit))
+    score += 1.0 * hand[BIG_JOKER] + 0.7 * hand[LITTLE_JOKER]
+    for s in range(NUM_SUITS):
+        score += 0.4 * hand[kind_of(s, level)]
+        if s == suit:
+            score += sum(0.5 for r in range(13) if r != level and hand[kind_of(s, r)] == 2)
+            score += 0.3 * hand[kind_of(s, 12)] if level != 12 else 0.0
+    return score
+
+
+class TrickState(NamedTuple):
+    """The current trick seen from the player to act.
+
+    ``winner``: the seat now winning; ``best_rank``: its ``(category, key)`` as
+    :func:`env.rules.play_rank` orders plays; ``points``: points on the table;
+    ``position``: how many plays came before ours (1..3); ``after``: seats still
+    to play after us.
+    """
+
+    winner: int
+    best_rank: tuple[int, int]
+    points: int
+    position: int
+    after: tuple[int, ...]
+
+
+def trick_state(view: PlayerView) -> TrickState:
+    """Who is winning the current trick and what is on the table (call only when following)."""
+    ctx, lead, plays = view.ctx, view.lead, view.trick_plays
+    best = winning_play(ctx, lead, plays[1:])
+    rank = lead.rank if best == 0 else play_rank(ctx, lead, plays[best])
+    winner = (view.leader + best) % 4
+    position = len(plays)
+    after = tuple((view.seat + i) % 4 for i in range(1, 4 - position))
+    return TrickState(winner, rank, sum(play_points(p) for p in plays), position, after)
+
+
+def beats(ctx: TrumpContext, view: PlayerView, play: Sequence[int], best_rank: tuple[int, int]) -> bool:
+    """True if ``play`` would take the trick from the play now winning it."""
+    rank = play_rank(ctx, view.lead, play)
+    return rank[0] != NOT_A_WINNER and rank > best_rank
+
+
+def lowest_cards(ctx: TrumpContext, hand: Sequence[int], kinds: Sequence[int], n: int) -> list[int]:
+    """The ``n`` cheapest cards among ``kinds`` (with repeats as held): no points, low value first."""
+    pool = [k for k in kinds for _ in range(hand[k])]
+    pool.sort(key=lambda k: (POINTS[k] > 0, card_value(ctx, k), POINTS[k], k))
+    return pool[:n]
