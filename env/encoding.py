@@ -65,6 +65,16 @@ def history_row_size(layout: str = "canonical") -> int:
     return 4 * slots_of_layout(layout) + 4 + 4 + 1
 
 
+_ROTATIONS = tuple([(seat + rel) % 4 for rel in range(4)] for seat in range(4))
+
+
+def _count_row(kinds) -> list[int]:
+    row = [0] * NUM_KINDS
+    for k in kinds:
+        row[k] += 1
+    return row
+
+
 def slots_of_layout(layout: str) -> int:
     """Number of card slots of a layout."""
     if layout == "canonical":
@@ -125,23 +135,38 @@ class ObservationEncoder:
         self.history_shape = (history_len, history_row_size(layout))
         self._cache_key: tuple[int, int] | None = None
         self._voids = np.zeros((4, 5), dtype=np.float32)
-        self._history_rows: list[tuple[np.ndarray, int, int, int]] = []
+        self._tricks_seen = 0
+        self._history = np.zeros((4, *self.history_shape), dtype=np.float32)
 
     def _refresh_trick_cache(self, hand: Hand, ctx: TrumpContext, table: np.ndarray) -> None:
+        """Bring voids and per-seat history up to date; runs once per finished trick."""
         key = (id(hand), len(hand.tricks))
         if key == self._cache_key:
             return
-        if self._cache_key is None or self._cache_key[0] != id(hand) or len(hand.tricks) < self._cache_key[1]:
-            self._voids = np.zeros((4, 5), dtype=np.float32)
-            self._history_rows = []
+        if self._cache_key is None or self._cache_key[0] != id(hand) or len(hand.tricks) < self._tricks_seen:
+            self._voids[:] = 0.0
+            self._history[:] = 0.0
+            self._tricks_seen = 0
         suit_index = canonical_suit_index(ctx)
-        for trick in hand.tricks[len(self._history_rows):]:
+        s = self.slots
+        for trick in hand.tricks[self._tricks_seen:]:
             self._note_voids(ctx, suit_index, trick.leader, trick.plays, self._voids)
-            row = np.zeros((4, self.slots), dtype=np.float32)
+            by_seat = np.zeros((4, s), dtype=np.float32)
             for i, play in enumerate(trick.plays):
-                seat = (trick.leader + i) % 4
-                np.add.at(row[seat], table[list(play)], 0.5)
-            self._history_rows.append((row, trick.leader, trick.winner, trick.points))
+                row = by_seat[(trick.leader + i) % 4]
+                for k in play:
+                    row[table[k]] += 0.5
+            if self.history_len:
+                history = self._history
+                history[:, :-1] = history[:, 1:]
+                for seat in range(4):
+                    line = history[seat, -1]
+                    line[:] = 0.0
+                    line[:4 * s] = by_seat[_ROTATIONS[seat]].reshape(-1)
+                    line[4 * s + (trick.leader - seat) % 4] = 1.0
+                    line[4 * s + 4 + (trick.winner - seat) % 4] = 1.0
+                    line[4 * s + 8] = trick.points / 100.0
+        self._tricks_seen = len(hand.tricks)
         self._cache_key = key
 
     @staticmethod
@@ -154,22 +179,10 @@ class ObservationEncoder:
 
     def history(self, hand: Hand, seat: int) -> np.ndarray:
         """The last ``history_len`` tricks from ``seat``'s side, oldest first, zero-padded in front."""
-        out = np.zeros(self.history_shape, dtype=np.float32)
         if hand.ctx is None:
-            return out
-        table = slot_table(hand.ctx, self.layout)
-        self._refresh_trick_cache(hand, hand.ctx, table)
-        rows = self._history_rows[-self.history_len:] if self.history_len else []
-        offset = self.history_len - len(rows)
-        s = self.slots
-        for j, (row, leader, winner, points) in enumerate(rows):
-            line = out[offset + j]
-            for rel in range(4):
-                line[rel * s:(rel + 1) * s] = row[(seat + rel) % 4]
-            line[4 * s + (leader - seat) % 4] = 1.0
-            line[4 * s + 4 + (winner - seat) % 4] = 1.0
-            line[4 * s + 8] = points / 100.0
-        return out
+            return np.zeros(self.history_shape, dtype=np.float32)
+        self._refresh_trick_cache(hand, hand.ctx, slot_table(hand.ctx, self.layout))
+        return self._history[seat].copy()
 
     def encode(self, hand: Hand, seat: int, picked: list[int] | None = None, trick_winner: int | None = None,
                winner_ruffs: bool = False) -> np.ndarray:
@@ -183,22 +196,21 @@ class ObservationEncoder:
         if hand.ctx is not None:
             self._refresh_trick_cache(hand, hand.ctx, table)
         s = self.slots
-        counts = np.zeros((NUM_CARD_PLANES, NUM_KINDS), dtype=np.int8)
-        counts[0] = hand.hands[seat]
-        if picked:
-            np.add.at(counts[1], picked, 1)
-        for rel in range(4):
-            counts[2 + rel] = hand.played[(seat + rel) % 4]
-        leader = hand.leader
+        empty = [0] * NUM_KINDS
+        rows = [hand.hands[seat], _count_row(picked) if picked else empty]
+        rows += [hand.played[(seat + rel) % 4] for rel in range(4)]
+        trick_rows = [empty, empty, empty, empty]
         for i, play in enumerate(hand.trick_plays):
-            rel = (leader + i - seat) % 4
-            np.add.at(counts[6 + rel], list(play), 1)
-        is_dealer = seat == hand.dealer
-        if is_dealer and hand.phase in (Phase.PLAY, Phase.DONE):
-            np.add.at(counts[11], hand.kitty, 1)
-        counts[10] = 2 - counts[0] - counts[2:6].sum(axis=0) - counts[11]
+            trick_rows[(hand.leader + i - seat) % 4] = _count_row(play)
+        rows += trick_rows
+        rows.append(empty)
+        own_kitty = seat == hand.dealer and hand.phase in (Phase.PLAY, Phase.DONE)
+        rows.append(_count_row(hand.kitty) if own_kitty else empty)
+        counts = np.array(rows, dtype=np.int8)
         if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
             counts[10] = 2 - counts[0]  # everything else is unseen while dealing
+        else:
+            counts[10] = 2 - counts[0] - counts[2:6].sum(axis=0) - counts[11]
         obs = np.zeros(self.size, dtype=np.float32)
         planes = obs[:NUM_CARD_PLANES * 2 * s].reshape(NUM_CARD_PLANES, 2, s)
         planes[:, 0, table] = counts >= 1
@@ -247,8 +259,7 @@ class ObservationEncoder:
             voids = self._voids.copy()
             if hand.trick_plays:
                 self._note_voids(hand.ctx, suit_index, hand.leader, hand.trick_plays, voids)
-            rolled = np.roll(voids, -seat, axis=0)
-            out[i:i + 20] = rolled.reshape(-1)
+            out[i:i + 20] = voids[_ROTATIONS[seat]].reshape(-1)
         i += 20
         if hand.ctx is not None:
             out[i + (4 if hand.ctx.trump_suit is None else hand.ctx.trump_suit)] = 1.0

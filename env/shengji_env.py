@@ -31,7 +31,7 @@ history=Box(K, ROW))`` from the acting seat's side (relative seats 0 = self,
 =================  ==========================================================
 
 Slots follow the canonical layout (trump block then plain suits, strongest
-first; 73 slots) or ``layout="raw"`` (54 kinds). OBS is 1870 canonical, 1414 raw.
+first; 73 slots) or ``layout="raw"`` (54 kinds). OBS is 1871 canonical, 1415 raw.
 
 Rewards: zero-sum between teams, paid when the hand ends (``episode="match"``:
 when each hand ends). ``reward="level"`` (default): the team's signed level
@@ -51,6 +51,7 @@ Version history: v0 (2026-11) first release.
 from __future__ import annotations
 
 import random
+import warnings
 from typing import Any
 
 import numpy as np
@@ -138,7 +139,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if options:
             unknown = sorted(set(options) - set(_OPTION_KEYS))
             if unknown:
-                raise ValueError(f"unknown reset option(s) {unknown}; known: {list(_OPTION_KEYS)}")
+                # PettingZoo's api_test passes arbitrary keys, so they are reported, not refused.
+                warnings.warn(f"ignoring unknown reset option(s) {unknown}; known: {list(_OPTION_KEYS)}",
+                              stacklevel=2)
+            options = {k: v for k, v in options.items() if k in _OPTION_KEYS}
             current = {"rules": self.rules, "episode": self.episode, "reward": self.reward_scheme,
                        "deal": self.deal, "layout": self.encoder.layout, "history_len": self.encoder.history_len}
             current.update(options)
