@@ -1,0 +1,1 @@
+"""People playing against the agents: a terminal game and a web page."""
