@@ -25,7 +25,9 @@ import numpy as np
 
 from env.cards import DECK_SIZE, NUM_KINDS, NUM_SUITS, POINTS, RANKS
 from env.game import Hand, Phase
+from env.rules import RUFFS, play_rank, winning_play
 from env.trump import TRUMP, TrumpContext, trump_context
+from env.view import PlayerView
 
 TRUMP_SLOTS = 21
 PLAIN_SLOTS = 13
@@ -115,7 +117,24 @@ def canonical_suit_index(ctx: TrumpContext) -> tuple[int, ...]:
     return tuple(index)
 
 
-def bidding_context(hand: Hand) -> TrumpContext:
+Source = Hand | PlayerView
+
+
+def own_cards(source: Source, seat: int):
+    """The seat's own count vector, from a hand or from the seat's view."""
+    return source.hand if isinstance(source, PlayerView) else source.hands[seat]
+
+
+def own_kitty(source: Source, seat: int):
+    """The kitty the seat buried (dealer only, once buried), else ``None``."""
+    if isinstance(source, PlayerView):
+        return source.kitty
+    if seat == source.dealer and source.phase in (Phase.PLAY, Phase.DONE):
+        return source.kitty
+    return None
+
+
+def bidding_context(hand: Source) -> TrumpContext:
     """The context used to lay out cards before the trump is fixed (no-trump at the level)."""
     return hand.ctx or trump_context(hand.level_rank, None, hand.options)
 
@@ -133,17 +152,21 @@ class ObservationEncoder:
         self.history_len = history_len
         self.size = observation_size(layout)
         self.history_shape = (history_len, history_row_size(layout))
-        self._cache_key: tuple[int, int] | None = None
+        self._cache_first_trick: object = None
         self._voids = np.zeros((4, 5), dtype=np.float32)
         self._tricks_seen = 0
         self._history = np.zeros((4, *self.history_shape), dtype=np.float32)
 
-    def _refresh_trick_cache(self, hand: Hand, ctx: TrumpContext, table: np.ndarray) -> None:
-        """Bring voids and per-seat history up to date; runs once per finished trick."""
-        key = (id(hand), len(hand.tricks))
-        if key == self._cache_key:
+    def _refresh_trick_cache(self, hand: Source, ctx: TrumpContext, table: np.ndarray) -> None:
+        """Bring voids and per-seat history up to date; runs once per finished trick.
+
+        The cache follows one hand by the identity of its first trick record
+        (shared between a :class:`Hand` and the views made from it).
+        """
+        first = hand.tricks[0] if hand.tricks else None
+        if first is self._cache_first_trick and len(hand.tricks) == self._tricks_seen:
             return
-        if self._cache_key is None or self._cache_key[0] != id(hand) or len(hand.tricks) < self._tricks_seen:
+        if first is not self._cache_first_trick or len(hand.tricks) < self._tricks_seen:
             self._voids[:] = 0.0
             self._history[:] = 0.0
             self._tricks_seen = 0
@@ -167,7 +190,7 @@ class ObservationEncoder:
                     line[4 * s + 4 + (trick.winner - seat) % 4] = 1.0
                     line[4 * s + 8] = trick.points / 100.0
         self._tricks_seen = len(hand.tricks)
-        self._cache_key = key
+        self._cache_first_trick = first
 
     @staticmethod
     def _note_voids(ctx, suit_index, leader, plays, voids) -> None:
@@ -177,19 +200,19 @@ class ObservationEncoder:
             if sum(1 for k in plays[i] if ctx.suit[k] == lead_suit) < n:
                 voids[(leader + i) % 4, suit_index[lead_suit]] = 1.0
 
-    def history(self, hand: Hand, seat: int) -> np.ndarray:
+    def history(self, hand: Source, seat: int) -> np.ndarray:
         """The last ``history_len`` tricks from ``seat``'s side, oldest first, zero-padded in front."""
         if hand.ctx is None:
             return np.zeros(self.history_shape, dtype=np.float32)
         self._refresh_trick_cache(hand, hand.ctx, slot_table(hand.ctx, self.layout))
         return self._history[seat].copy()
 
-    def encode(self, hand: Hand, seat: int, picked: list[int] | None = None, trick_winner: int | None = None,
-               winner_ruffs: bool = False) -> np.ndarray:
+    def encode(self, hand: Source, seat: int, picked: list[int] | None = None) -> np.ndarray:
         """The flat observation of ``seat`` (see :data:`CARD_SET_NAMES` and :data:`SCALAR_FEATURES`).
 
-        ``picked`` are the cards already chosen in the seat's current multi-card
-        decision; ``trick_winner`` the seat currently winning the trick, if any.
+        ``hand`` is the :class:`Hand` or the seat's :class:`PlayerView` (both give
+        the same vector); ``picked`` are the cards already chosen in the seat's
+        current multi-card decision.
         """
         ctx = bidding_context(hand)
         table = slot_table(ctx, self.layout)
@@ -197,15 +220,15 @@ class ObservationEncoder:
             self._refresh_trick_cache(hand, hand.ctx, table)
         s = self.slots
         empty = [0] * NUM_KINDS
-        rows = [hand.hands[seat], _count_row(picked) if picked else empty]
+        rows = [own_cards(hand, seat), _count_row(picked) if picked else empty]
         rows += [hand.played[(seat + rel) % 4] for rel in range(4)]
         trick_rows = [empty, empty, empty, empty]
         for i, play in enumerate(hand.trick_plays):
             trick_rows[(hand.leader + i - seat) % 4] = _count_row(play)
         rows += trick_rows
         rows.append(empty)
-        own_kitty = seat == hand.dealer and hand.phase in (Phase.PLAY, Phase.DONE)
-        rows.append(_count_row(hand.kitty) if own_kitty else empty)
+        kitty = own_kitty(hand, seat)
+        rows.append(_count_row(kitty) if kitty else empty)
         counts = np.array(rows, dtype=np.int8)
         if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
             counts[10] = 2 - counts[0]  # everything else is unseen while dealing
@@ -215,12 +238,11 @@ class ObservationEncoder:
         planes = obs[:NUM_CARD_PLANES * 2 * s].reshape(NUM_CARD_PLANES, 2, s)
         planes[:, 0, table] = counts >= 1
         planes[:, 1, table] = counts >= 2
-        self._encode_scalars(obs[NUM_CARD_PLANES * 2 * s:], hand, seat, ctx, picked or [], trick_winner,
-                             winner_ruffs)
+        self._encode_scalars(obs[NUM_CARD_PLANES * 2 * s:], hand, seat, ctx, picked or [])
         return obs
 
-    def _encode_scalars(self, out: np.ndarray, hand: Hand, seat: int, ctx: TrumpContext, picked: list[int],
-                        trick_winner: int | None, winner_ruffs: bool) -> None:
+    def _encode_scalars(self, out: np.ndarray, hand: Source, seat: int, ctx: TrumpContext,
+                        picked: list[int]) -> None:
         i = 0
         phase = hand.phase
         out[i + PHASES.index(phase)] = 1.0
@@ -247,13 +269,15 @@ class ObservationEncoder:
         else:
             out[i + 5] = 1.0
         i += 12
-        if trick_winner is None:
+        if lead is None:
             out[i + 4] = 1.0
         else:
-            out[i + (trick_winner - seat) % 4] = 1.0
+            best = winning_play(hand.ctx, lead, hand.trick_plays[1:])
+            out[i + (hand.leader + best - seat) % 4] = 1.0
+            if best:
+                out[i + 6] = float(play_rank(hand.ctx, lead, hand.trick_plays[best])[0] == RUFFS)
         i += 5
         out[i] = sum(POINTS[k] for p in hand.trick_plays for k in p) / 100.0
-        out[i + 1] = float(winner_ruffs)
         i += 2
         if hand.ctx is not None:
             voids = self._voids.copy()

@@ -68,7 +68,6 @@ from env.game import Hand, Phase
 from env.match import Match
 from env.render import render_table
 from env.rewards import REWARD_SCHEMES, hand_rewards
-from env.rules import FOLLOWS_SHAPE, RUFFS, play_rank
 from env.variants import RuleOptions
 from env.view import PlayerView, view_of
 
@@ -291,25 +290,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self.play(list(decision))
 
     # ------------------------------------------------------------------ observing
-    def _trick_winner(self) -> tuple[int | None, bool]:
-        hand = self.hand
-        if hand.lead is None:
-            return None, False
-        best, best_rank = 0, hand.lead.rank
-        for i, play in enumerate(hand.trick_plays[1:], start=1):
-            rank = play_rank(hand.ctx, hand.lead, play)
-            if rank[0] in (FOLLOWS_SHAPE, RUFFS) and rank > best_rank:
-                best, best_rank = i, rank
-        return (hand.leader + best) % 4, best_rank[0] == RUFFS
-
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = AGENTS.index(agent)
         hand = self.hand
         acting = agent == self.agent_selection and not (self.terminations.get(agent) or self.truncations.get(agent))
         picked = self.composer.picked if (acting and self.composer is not None) else None
-        winner, ruffs = self._trick_winner()
         mask = self._mask.copy() if acting else np.zeros(NUM_ACTIONS, dtype=np.int8)
-        return {"observation": self.encoder.encode(hand, seat, picked, winner, ruffs), "action_mask": mask,
+        return {"observation": self.encoder.encode(hand, seat, picked), "action_mask": mask,
                 "history": self.encoder.history(hand, seat)}
 
     def view(self, agent: str | int) -> PlayerView:

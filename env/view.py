@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from env.bidding import Bid, StandingBid
+from env.cards import RANKS
 from env.game import Hand, Phase, TrickRecord
 from env.moves import MoveList, legal_follows, legal_leads
 from env.rules import Lead, follow_error, lead_error
@@ -63,6 +64,21 @@ class PlayerView:
     lead: Lead | None
     defender_points: int
     failed_throws: tuple[tuple[int, tuple[int, ...]], ...]
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act (the :class:`Hand` attribute's name)."""
+        return self.to_act
+
+    @property
+    def standing(self) -> StandingBid | None:
+        """The standing bid (the :class:`Hand` attribute's name)."""
+        return self.standing_bid
+
+    @property
+    def level_rank(self) -> int:
+        """Index 0..12 of the level rank."""
+        return RANKS.index(self.level)
 
     @property
     def trick_number(self) -> int:

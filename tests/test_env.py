@@ -270,3 +270,27 @@ def make_recording() -> dict:  # pragma: no cover - used once to write tests/dat
     hand = environment.hand
     return {"deal": deal, "actions": actions, "trick_winners": [t.winner for t in hand.tricks],
             "defender_points": hand.result.defender_points, "reward_player_0": environment.rewards["player_0"]}
+
+
+def test_encoding_from_the_view_equals_encoding_from_the_hand():
+    from env.view import view_of
+
+    agents = [RandomAgent(i) for i in range(4)]
+    hand = Hand.new(8)
+    from_hand, from_view = ObservationEncoder(), ObservationEncoder()
+    compared = 0
+    while hand.phase != Phase.DONE:
+        seat = hand.current_player
+        view = view_of(hand, seat)
+        if compared % 7 == 0 or hand.phase == Phase.PLAY:
+            assert np.array_equal(from_hand.encode(hand, seat), from_view.encode(view, seat))
+            assert np.array_equal(from_hand.history(hand, seat), from_view.history(view, seat))
+        compared += 1
+        decision = agents[seat].act(view)
+        if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+            hand.pass_bid(seat) if decision is None else hand.bid(seat, decision)
+        elif hand.phase == Phase.KITTY:
+            hand.bury(seat, decision)
+        else:
+            hand.play(seat, list(decision))
+    assert compared > 50
