@@ -202,9 +202,8 @@ class ExpertAgent(Agent):
         for s in seats:
             may_ruff = suit != TRUMP and not tr.void[s][TRUMP] and (tr.void[s][suit] or tr.unseen_in(suit) <= 3)
             if category == FOLLOWS_SHAPE:
-                if not lead.is_throw and not tr.void[s][suit]:
-                    if tr.can_beat(Component(lead.n, key, ()), suit, [s]):
-                        return True
+                if not lead.is_throw and tr.can_beat(Component(lead.n, key, ()), suit, [s]):
+                    return True
                 if may_ruff:
                     return True
             elif category == RUFFS and may_ruff:

@@ -1,0 +1,61 @@
+"""Duplicate evaluation of bots and checkpoints: `python evaluate.py` (options: conf/evaluate.yaml).
+
+Plays a fixed, saved set of deals twice each with the teams swapped, for one
+pair of participants or every pair of a tournament pool, and writes a table
+to the terminal and results.json / results.csv / results.png into the Hydra
+run directory.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import hydra
+from hydra.core.hydra_config import HydraConfig
+from hydra.utils import to_absolute_path
+from omegaconf import DictConfig, OmegaConf
+
+from agents.evaluation.deals import load_deals
+from agents.evaluation.duplicate import Settings
+from agents.evaluation.report import print_table, write_chart, write_csv, write_json
+from agents.evaluation.run import evaluate
+from agents.evaluation.tournament import round_robin
+from agents.registry import import_loader_modules, make_agent
+from env.variants import RuleOptions
+
+
+@hydra.main(version_base="1.3", config_path="conf", config_name="evaluate")
+def main(cfg: DictConfig) -> None:
+    """Evaluate, then write the table, JSON, CSV and chart."""
+    out = Path(HydraConfig.get().runtime.output_dir)
+    pool = [str(p) for p in cfg.pool]
+    if pool:
+        if len(pool) < 2:
+            raise ValueError(f"a tournament pool needs at least two participants, got {pool}")
+        pairs = round_robin(pool)
+    else:
+        if len(cfg.participants) != 2:
+            raise ValueError(f"participants must be two names (A, B), got {list(cfg.participants)}")
+        pairs = [(str(cfg.participants[0]), str(cfg.participants[1]))]
+    loader_modules = tuple(str(m) for m in cfg.loader_modules)
+    import_loader_modules(loader_modules)
+    for name in {n for pair in pairs for n in pair}:
+        make_agent(name, 0)  # fail early on an unknown name or a missing loader
+    rules = OmegaConf.to_container(cfg.rules, resolve=True) or {}
+    options = RuleOptions.from_dict(rules)
+    deals = load_deals(to_absolute_path(cfg.deals_file), int(cfg.seed), int(cfg.num_deals), options)
+    settings = Settings(mode=str(cfg.mode), dealer=str(cfg.dealer), seed=int(cfg.seed),
+                        rules=tuple(sorted(rules.items())), max_match_hands=int(cfg.max_match_hands),
+                        loader_modules=loader_modules)
+    evaluation = evaluate(pairs, deals, settings, workers=int(cfg.workers), progress=bool(cfg.progress),
+                          tournament=bool(pool))
+    print_table(evaluation)
+    config = OmegaConf.to_container(cfg, resolve=True)
+    write_json(evaluation, out / "results.json", config)
+    write_csv(evaluation, out / "results.csv")
+    write_chart(evaluation, out / "results.png")
+    print(f"results written to {out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,203 @@
+"""Rule bots: always legal, see only their seat's view, and play the moves their policy promises."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from agents import registry
+from agents.base import Agent
+from agents.card_tracker import CardTracker
+from agents.expert import ExpertAgent
+from agents.greedy import GreedyAgent
+from agents.random_agent import RandomAgent
+from agents.registry import BOTS, make_agent, register_loader
+from agents.runner import play_hand
+from env.cards import parse_cards
+from env.game import Hand, Phase
+from env.trump import TRUMP
+from env.variants import RuleOptions
+from env.view import PlayerView, view_of
+
+VARIANTS = [
+    RuleOptions(),
+    RuleOptions(constant_twos=True),
+    RuleOptions(tractor_skips_level=False, kitty_multiplier="linear"),
+    RuleOptions(big_joker_pair="master", takeover="plus_one", no_bid="redeal"),
+    RuleOptions(level_sequence=("5", "T", "K")),
+]
+
+
+class CheckedAgent(Agent):
+    """Asserts every decision is legal before the engine sees it (the engine would raise too)."""
+
+    def __init__(self, agent: Agent):
+        self.agent = agent
+
+    def bid(self, view: PlayerView):
+        bid = self.agent.bid(view)
+        assert bid is None or bid in view.bid_options
+        return bid
+
+    def bury(self, view: PlayerView):
+        cards = list(self.agent.bury(view))
+        assert len(cards) == 8
+        held = list(view.hand)
+        for k in cards:
+            held[k] -= 1
+        assert min(held) >= 0, "buried a card it does not hold"
+        return cards
+
+    def play(self, view: PlayerView):
+        play = tuple(self.agent.play(view))
+        assert view.play_error(list(play)) is None, view.play_error(list(play))
+        return play
+
+
+@pytest.mark.parametrize("options", VARIANTS, ids=lambda o: str(o.to_dict())[:40])
+def test_bots_always_play_legal_moves(options):
+    rng = random.Random(7)
+    for i in range(40):
+        names = [rng.choice(["expert", "greedy", "random"]) for _ in range(4)]
+        agents = [CheckedAgent(make_agent(name, i * 4 + seat)) for seat, name in enumerate(names)]
+        level = rng.choice(options.levels)
+        dealer = None if i % 3 == 0 else i % 4
+        hand = play_hand(Hand.new(1000 + i, options, level=level, dealer=dealer), agents)
+        assert hand.phase == Phase.DONE
+        assert hand.cards_accounted() == 108
+
+
+def test_expert_and_greedy_survive_first_hands_in_bulk():
+    """Bidding mode (first hands) with only rule bots at the table, many hands."""
+    for i in range(60):
+        agents = [CheckedAgent(ExpertAgent() if seat % 2 else GreedyAgent()) for seat in range(4)]
+        play_hand(Hand.new(5000 + i, level=random.Random(i).choice(RuleOptions().levels)), agents)
+
+
+def _mid_hand(seed: int, tricks: int) -> Hand:
+    hand = Hand.new(seed, dealer=seed % 4)
+    agents = [GreedyAgent() for _ in range(4)]
+    while hand.phase != Phase.PLAY or len(hand.tricks) < tricks or hand.current_player is None:
+        seat = hand.current_player
+        decision = agents[seat].act(view_of(hand, seat))
+        if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+            hand.pass_bid(seat) if decision is None else hand.bid(seat, decision)
+        elif hand.phase == Phase.KITTY:
+            hand.bury(seat, decision)
+        else:
+            hand.play(seat, list(decision))
+    return hand
+
+
+def _swap_hidden_cards(hand: Hand, a: int, b: int) -> bool:
+    """Exchange one differing card between two hidden hands, keeping sizes (the views stay equal)."""
+    ka = next((k for k in range(54) if hand.hands[a][k] and not hand.hands[b][k]), None)
+    kb = next((k for k in range(54) if hand.hands[b][k] and not hand.hands[a][k]), None)
+    if ka is None or kb is None:
+        return False
+    hand.hands[a][ka] -= 1
+    hand.hands[b][ka] += 1
+    hand.hands[b][kb] -= 1
+    hand.hands[a][kb] += 1
+    return True
+
+
+@pytest.mark.parametrize("name", ["greedy", "expert"])
+def test_decisions_depend_only_on_the_seat_view(name):
+    """Changing the other seats' hidden cards (view unchanged) never changes a decision."""
+    checked = 0
+    for seed in range(12):
+        hand = _mid_hand(seed, tricks=seed % 20)
+        seat = hand.current_player
+        before = view_of(hand, seat)
+        agent = make_agent(name, 0)
+        decision = agent.act(before)
+        others = [s for s in range(4) if s != seat]
+        if not _swap_hidden_cards(hand, others[0], others[1]):
+            continue
+        after = view_of(hand, seat)
+        assert after.hand == before.hand and after.played == before.played
+        assert make_agent(name, 0).act(after) == decision
+        checked += 1
+    assert checked >= 8
+
+
+def test_player_view_holds_no_hidden_cards():
+    hand = _mid_hand(3, tricks=5)
+    fields = {f.name for f in dataclasses.fields(PlayerView)}
+    assert "hands" not in fields
+    for seat in range(4):
+        view = view_of(hand, seat)
+        assert (view.kitty is not None) == (seat == hand.dealer)
+        assert list(view.hand) == hand.hands[seat]
+
+
+def test_card_tracker_learns_voids_and_missing_pairs():
+    # Seat 1 cannot follow hearts (void); seat 3 follows a pair lead without a pair (no pairs left).
+    hand = Hand.from_deal(["HA HA S3 S4", "C3 C4 S5 S6", "H3 H4 S7 S8", "H5 H6 S9 ST"], "",
+                          level="2", dealer=0, trump="S", buried=True)
+    hand.play(0, ["HA", "HA"])
+    hand.play(1, ["C3", "C4"])
+    hand.play(2, ["H3", "H4"])
+    hand.play(3, ["H5", "H6"])
+    tracker = CardTracker(view_of(hand, 0))
+    h = 1  # hearts
+    assert tracker.void[1][h] and tracker.no_pairs[1][h]
+    assert tracker.no_pairs[2][h] and tracker.no_pairs[3][h] and not tracker.void[3][h]
+    assert tracker.unseen[parse_cards("HA")[0]] == 0
+    assert tracker.unseen[parse_cards("HK")[0]] == 2
+    assert not tracker.void[2][TRUMP]
+
+
+def test_expert_feeds_points_to_a_winning_partner():
+    # Seat 0 leads the top heart; seat 2 (its partner) should add its king, not the six.
+    hand = Hand.from_deal(["HA C3", "H3 C4", "HK H6", "H7 C5"], "", level="2", dealer=0, trump="S", buried=True)
+    hand.play(0, ["HA"])
+    hand.play(1, ["H3"])
+    assert ExpertAgent().act(view_of(hand, 2)) == tuple(parse_cards("HK"))
+
+
+def test_expert_keeps_points_from_a_winning_opponent():
+    # The opponent on seat 1 wins with the ace: seat 2 cannot beat it and keeps its king.
+    hand = Hand.from_deal(["H3 C3", "HA C4", "HK H6", "H7 C5"], "", level="2", dealer=0, trump="S", buried=True)
+    hand.play(0, ["H3"])
+    hand.play(1, ["HA"])
+    assert ExpertAgent().act(view_of(hand, 2)) == tuple(parse_cards("H6"))
+
+
+def test_expert_cashes_a_safe_throw():
+    # Spades AA K: no unseen spade can beat the pair or the king (both aces are ours).
+    hand = Hand.from_deal(["SA SA SK H3", "S3 S4 S5 H4", "S6 S7 S8 H5", "S9 ST SJ H6"], "",
+                          level="2", dealer=0, trump="H", buried=True)
+    play = ExpertAgent().act(view_of(hand, 0))
+    assert sorted(play) == sorted(parse_cards("SA SA SK"))
+    assert CardTracker(view_of(hand, 0)).is_sure(play)
+
+
+def test_expert_bids_a_strong_suit_and_buries_eight_cheap_cards():
+    hand = Hand.new(11, dealer=0)
+    agents = [ExpertAgent() for _ in range(4)]
+    while hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+        seat = hand.current_player
+        decision = agents[seat].act(view_of(hand, seat))
+        hand.pass_bid(seat) if decision is None else hand.bid(seat, decision)
+    view = view_of(hand, hand.dealer)
+    buried = ExpertAgent().bury(view)
+    assert len(buried) == 8
+    assert all(view.ctx.suit[k] != TRUMP for k in buried)
+
+
+def test_registry_names_and_checkpoint_hook(tmp_path, monkeypatch):
+    monkeypatch.setattr(registry, "_LOADERS", {})
+    assert set(BOTS) == {"random", "greedy", "expert"}
+    assert isinstance(make_agent("random", 1), RandomAgent)
+    with pytest.raises(ValueError, match="choose one of expert, greedy, random"):
+        make_agent("grandmaster")
+    with pytest.raises(ValueError, match="no checkpoint loader installed"):
+        make_agent(str(tmp_path / "model.ckpt"))
+    register_loader(".ckpt", lambda path, seed: GreedyAgent(seed))
+    assert isinstance(make_agent(str(tmp_path / "model.ckpt"), 3), GreedyAgent)
+    with pytest.raises(ValueError, match="starts with a dot"):
+        register_loader("pt", lambda path, seed: GreedyAgent(seed))
