@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from env.cards import kinds_of  # noqa: E402
-from env.game import Hand, Phase  # noqa: E402
-from env.moves import legal_follows, legal_leads  # noqa: E402
+from env.cards import kinds_of
+from env.game import Hand, Phase
+from env.moves import legal_follows, legal_leads
 
 
 def play_random_hand(seed: int, max_plays: int) -> int:
