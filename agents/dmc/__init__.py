@@ -1,0 +1,1 @@
+"""Deep Monte Carlo self-play: action features, actors, learner, checkpoints."""

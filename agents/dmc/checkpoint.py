@@ -1,0 +1,106 @@
+"""Checkpoints: one file with weights, optimizer, config, counters and RNG states.
+
+Saved atomically (write then rename) and loaded with
+``torch.load(..., weights_only=True)``: only tensors and plain Python values,
+never arbitrary pickles. A file that is not a ShengjiZero DMC checkpoint, or
+is damaged, raises :class:`CheckpointError` with the reason.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import random
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from agents.dmc.config import RunConfig, run_config
+from agents.dmc.features import action_feature_size
+from agents.models import build_model
+from env.encoding import history_row_size, observation_size
+
+FORMAT = "shengji-zero-dmc"
+VERSION = 1
+REQUIRED_KEYS = ("format", "version", "model", "config", "counters")
+
+
+class CheckpointError(ValueError):
+    """A checkpoint file that cannot be used, with the reason."""
+
+
+def save_checkpoint(path: str | Path, *, model: torch.nn.Module, optimizer: torch.optim.Optimizer | None,
+                    config: dict[str, Any], counters: dict[str, int | float],
+                    rng: dict[str, Any] | None = None) -> Path:
+    """Write a checkpoint atomically; returns its path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    state = {
+        "format": FORMAT, "version": VERSION,
+        "model": {k: v.detach().cpu() for k, v in model.state_dict().items()},
+        "optimizer": optimizer.state_dict() if optimizer is not None else None,
+        "config": config, "counters": dict(counters), "rng": rng or capture_rng(),
+    }
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    torch.save(state, tmp)
+    os.replace(tmp, path)
+    return path
+
+
+def load_checkpoint(path: str | Path) -> dict[str, Any]:
+    """Load and validate a checkpoint (``weights_only=True``)."""
+    path = Path(path)
+    if not path.is_file():
+        raise CheckpointError(f"checkpoint {path} does not exist")
+    try:
+        state = torch.load(path, map_location="cpu", weights_only=True)
+    except (RuntimeError, pickle.UnpicklingError, EOFError, zipfile.BadZipFile, OSError, ValueError) as exc:
+        raise CheckpointError(f"checkpoint {path} is corrupt or not a torch file: {exc}") from None
+    if not isinstance(state, dict) or state.get("format") != FORMAT:
+        raise CheckpointError(f"{path} is not a ShengjiZero DMC checkpoint (format {FORMAT!r} expected)")
+    missing = [k for k in REQUIRED_KEYS if k not in state]
+    if missing:
+        raise CheckpointError(f"checkpoint {path} lacks {missing}")
+    if state["version"] != VERSION:
+        raise CheckpointError(f"checkpoint {path} has version {state['version']}, this code reads {VERSION}")
+    return state
+
+
+def model_from_checkpoint(state: dict[str, Any]) -> tuple[torch.nn.Module, RunConfig]:
+    """Rebuild the network of a loaded checkpoint and load its weights."""
+    run = run_config(state["config"])
+    model = new_model(run)
+    try:
+        model.load_state_dict(state["model"])
+    except RuntimeError as exc:
+        raise CheckpointError(f"checkpoint weights do not fit its configured model: {exc}") from None
+    model.eval()
+    return model, run
+
+
+def new_model(run: RunConfig) -> torch.nn.Module:
+    """A freshly initialised network for a run configuration."""
+    history_shape = (run.history_len, history_row_size(run.layout))
+    return build_model(observation_size(run.layout), history_shape, action_feature_size(run.layout), run.model)
+
+
+def capture_rng() -> dict[str, Any]:
+    """RNG states of Python, NumPy and torch (CPU, and CUDA when present)."""
+    state = {"python": random.getstate(), "numpy": np.random.get_state()[1].tolist(),
+             "numpy_pos": int(np.random.get_state()[2]), "torch": torch.get_rng_state()}
+    if torch.cuda.is_available():
+        state["cuda"] = torch.cuda.get_rng_state_all()
+    return state
+
+
+def restore_rng(state: dict[str, Any]) -> None:
+    """Restore what :func:`capture_rng` saved."""
+    python_state = state["python"]
+    random.setstate((python_state[0], tuple(python_state[1]), python_state[2]))
+    np.random.set_state(("MT19937", np.array(state["numpy"], dtype=np.uint32), state["numpy_pos"], 0, 0.0))
+    torch.set_rng_state(state["torch"])
+    if "cuda" in state and torch.cuda.is_available():
+        torch.cuda.set_rng_state_all(state["cuda"])

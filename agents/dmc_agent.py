@@ -1,0 +1,99 @@
+"""A trained Deep Monte Carlo checkpoint as an agent: greedy on Q by default.
+
+The agent composes each decision card by card exactly as the environment
+does (same masks, same observation encoder, from its :class:`PlayerView`),
+scoring every allowed step with the Q-network. Importing this module
+registers the ``.pt`` checkpoint loader with :mod:`agents.registry`, so
+``evaluate.py`` and ``play.py`` accept checkpoint paths as participants.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from agents.base import Agent
+from agents.dmc.checkpoint import load_checkpoint, model_from_checkpoint
+from agents.dmc.config import RunConfig
+from agents.dmc.features import action_table, decision_phase
+from agents.models import q_values
+from env.actions import PASS, STOP, PlayComposer, action_bid, bid_mask
+from env.bidding import Bid
+from env.encoding import ObservationEncoder, bidding_context
+from env.view import PlayerView
+
+
+class DMCAgent(Agent):
+    """Plays with a Q-network; ``epsilon`` > 0 adds exploration (uniform over allowed steps)."""
+
+    name = "dmc"
+
+    def __init__(self, model: torch.nn.Module, run: RunConfig, epsilon: float = 0.0, seed: int | None = None):
+        self.model = model.eval()
+        self.run = run
+        self.epsilon = epsilon
+        self.rng = random.Random(seed)
+        self.encoder = ObservationEncoder(run.layout, run.history_len)
+
+    @classmethod
+    def from_checkpoint(cls, path: str | Path, seed: int | None = None, epsilon: float = 0.0) -> DMCAgent:
+        """Load a checkpoint file (validated, ``weights_only=True``)."""
+        model, run = model_from_checkpoint(load_checkpoint(path))
+        agent = cls(model, run, epsilon, seed)
+        agent.name = Path(path).stem
+        return agent
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng.seed(seed)
+
+    @torch.no_grad()
+    def _choose(self, view: PlayerView, mask: np.ndarray, picked: list[int]) -> int:
+        legal = np.flatnonzero(mask)
+        if len(legal) == 1:
+            return int(legal[0])
+        if self.epsilon and self.rng.random() < self.epsilon:
+            return int(self.rng.choice(legal))
+        obs = torch.from_numpy(self.encoder.encode(view, view.seat, picked)).unsqueeze(0)
+        history = torch.from_numpy(self.encoder.history(view, view.seat)).unsqueeze(0)
+        features = torch.from_numpy(action_table(bidding_context(view), self.run.layout)[legal])
+        index = torch.zeros(len(legal), dtype=torch.long)
+        phase = torch.tensor([decision_phase(view.phase)])
+        q = q_values(self.model, obs, history, features, index, phase)
+        return int(legal[int(torch.argmax(q))])
+
+    def bid(self, view: PlayerView) -> Bid | None:
+        action = self._choose(view, bid_mask(view.bid_options), [])
+        return None if action == PASS else action_bid(action)
+
+    def _compose(self, view: PlayerView, composer: PlayComposer) -> list[int]:
+        while not composer.complete:
+            action = self._choose(view, composer.mask(), composer.picked)
+            if action == STOP:
+                break
+            composer.add(action)
+        return list(composer.picked)
+
+    def bury(self, view: PlayerView) -> list[int]:
+        return self._compose(view, PlayComposer("bury", view.ctx, view.hand))
+
+    def play(self, view: PlayerView) -> tuple[int, ...]:
+        mode = "lead" if view.lead is None else "follow"
+        return tuple(self._compose(view, PlayComposer(mode, view.ctx, view.hand, view.lead)))
+
+
+def load_dmc_agent(path: str, seed: int | None = None) -> DMCAgent:
+    """Registry loader: a greedy agent from a checkpoint path."""
+    return DMCAgent.from_checkpoint(path, seed)
+
+
+def _register() -> None:
+    from agents.registry import register_loader
+
+    register_loader(".pt", load_dmc_agent)
+
+
+_register()

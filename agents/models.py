@@ -1,0 +1,152 @@
+"""Q-networks for Deep Monte Carlo: state encoder + trick-history encoder + action-conditioned head.
+
+``Q(s, a)`` scores one candidate action ``a`` (a card pick, STOP, PASS or a bid,
+described by :func:`agents.dmc.features.action_features`) in state ``s`` (the
+flat observation plus the history of the last K tricks). The state is encoded
+once and shared by all of a decision's candidate actions, which is what makes
+scoring every legal action of many tables in one forward pass cheap.
+
+One network serves the four seats (the observation is relative to the acting
+seat, so the role is an input). :class:`PhaseQNetworks` keeps one network per
+phase (bid / kitty / play) for the ablation.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import torch
+from torch import nn
+
+PHASE_BID, PHASE_KITTY, PHASE_PLAY = 0, 1, 2
+NUM_PHASES = 3
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """Sizes of the Q-network (Hydra group ``model/``)."""
+
+    history: str = "lstm"          # "lstm", "transformer" or "none"
+    obs_hidden: tuple[int, ...] = (512, 256)
+    history_hidden: int = 128
+    transformer_layers: int = 2
+    transformer_heads: int = 4
+    head_hidden: tuple[int, ...] = (256, 128)
+    per_phase: bool = False
+
+    def __post_init__(self) -> None:
+        if self.history not in ("lstm", "transformer", "none"):
+            raise ValueError(f"model.history must be 'lstm', 'transformer' or 'none', got {self.history!r}")
+        if not self.obs_hidden or not self.head_hidden or min(*self.obs_hidden, *self.head_hidden) <= 0:
+            raise ValueError("model hidden sizes must be non-empty lists of positive ints")
+        if self.history_hidden <= 0 or self.history_hidden % max(1, self.transformer_heads):
+            raise ValueError("model.history_hidden must be positive and divisible by transformer_heads")
+
+
+def _mlp(sizes: list[int], last_activation: bool) -> nn.Sequential:
+    layers: list[nn.Module] = []
+    for i, (a, b) in enumerate(itertools.pairwise(sizes)):
+        layers.append(nn.Linear(a, b))
+        if last_activation or i < len(sizes) - 2:
+            layers.append(nn.ReLU())
+    return nn.Sequential(*layers)
+
+
+class HistoryEncoder(nn.Module):
+    """Summarises the last K tricks (oldest first) into one vector."""
+
+    def __init__(self, kind: str, row_size: int, hidden: int, layers: int, heads: int, length: int):
+        super().__init__()
+        self.kind = kind
+        self.hidden = hidden if kind != "none" else 0
+        if kind == "lstm":
+            self.rnn = nn.LSTM(row_size, hidden, batch_first=True)
+        elif kind == "transformer":
+            self.embed = nn.Linear(row_size, hidden)
+            self.position = nn.Parameter(torch.zeros(1, max(1, length), hidden))
+            layer = nn.TransformerEncoderLayer(hidden, heads, 2 * hidden, dropout=0.0, batch_first=True)
+            self.transformer = nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
+
+    def forward(self, history: torch.Tensor) -> torch.Tensor:
+        if self.kind == "lstm":
+            _, (h, _) = self.rnn(history)
+            return h[-1]
+        if self.kind == "transformer":
+            x = self.embed(history) + self.position[:, : history.shape[1]]
+            return self.transformer(x)[:, -1]
+        return history.new_zeros((history.shape[0], 0))
+
+
+class QNetwork(nn.Module):
+    """Scores candidate actions of decisions: ``Q(state, action)``."""
+
+    def __init__(self, obs_size: int, history_shape: tuple[int, int], action_size: int, config: ModelConfig):
+        super().__init__()
+        self.obs_size, self.history_shape, self.action_size = obs_size, tuple(history_shape), action_size
+        self.obs_encoder = _mlp([obs_size, *config.obs_hidden], last_activation=True)
+        length, row = history_shape
+        kind = config.history if length > 0 else "none"
+        self.history_encoder = HistoryEncoder(kind, row, config.history_hidden, config.transformer_layers,
+                                              config.transformer_heads, length)
+        state_size = config.obs_hidden[-1] + self.history_encoder.hidden
+        self.head = _mlp([state_size + action_size, *config.head_hidden, 1], last_activation=False)
+
+    def encode_state(self, obs: torch.Tensor, history: torch.Tensor) -> torch.Tensor:
+        """State embedding of a batch of decisions."""
+        return torch.cat([self.obs_encoder(obs), self.history_encoder(history)], dim=1)
+
+    def score(self, state: torch.Tensor, actions: torch.Tensor) -> torch.Tensor:
+        """Q of each action row given the matching state rows."""
+        return self.head(torch.cat([state, actions], dim=1)).squeeze(1)
+
+    def forward(self, obs: torch.Tensor, history: torch.Tensor, actions: torch.Tensor,
+                index: torch.Tensor | None = None) -> torch.Tensor:
+        """Q values for action rows; ``index[i]`` is the decision (row of ``obs``) of action ``i``.
+
+        Without ``index`` the rows match one to one (training on chosen actions).
+        """
+        state = self.encode_state(obs, history)
+        if index is not None:
+            state = state[index]
+        return self.score(state, actions)
+
+
+class PhaseQNetworks(nn.Module):
+    """One :class:`QNetwork` per phase (bid, kitty, play): the ablation of a shared network."""
+
+    def __init__(self, obs_size: int, history_shape: tuple[int, int], action_size: int, config: ModelConfig):
+        super().__init__()
+        self.nets = nn.ModuleList(QNetwork(obs_size, history_shape, action_size, config) for _ in range(NUM_PHASES))
+
+    def forward(self, obs: torch.Tensor, history: torch.Tensor, actions: torch.Tensor,
+                index: torch.Tensor | None = None, phase: torch.Tensor | None = None) -> torch.Tensor:
+        if phase is None:
+            raise ValueError("PhaseQNetworks needs the phase of each decision")
+        row_phase = phase if index is None else phase[index]
+        out = actions.new_zeros(actions.shape[0])
+        for p, net in enumerate(self.nets):
+            rows = (row_phase == p).nonzero(as_tuple=True)[0]
+            if rows.numel() == 0:
+                continue
+            if index is None:
+                out[rows] = net(obs[rows], history[rows], actions[rows])
+            else:
+                state = net.encode_state(obs, history)
+                out[rows] = net.score(state[index[rows]], actions[rows])
+        return out
+
+
+def build_model(obs_size: int, history_shape: tuple[int, int], action_size: int,
+                config: ModelConfig) -> nn.Module:
+    """The Q-network of a configuration (shared, or one per phase)."""
+    cls = PhaseQNetworks if config.per_phase else QNetwork
+    return cls(obs_size, history_shape, action_size, config)
+
+
+def q_values(model: nn.Module, obs: torch.Tensor, history: torch.Tensor, actions: torch.Tensor,
+             index: torch.Tensor | None = None, phase: torch.Tensor | None = None) -> torch.Tensor:
+    """Call either kind of model with the same arguments."""
+    if isinstance(model, PhaseQNetworks):
+        return model(obs, history, actions, index, phase)
+    return model(obs, history, actions, index)

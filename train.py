@@ -1,0 +1,254 @@
+"""Deep Monte Carlo self-play for Shengji: ``python train.py`` (Hydra: conf/train.yaml).
+
+Reads top to bottom: configuration, set-up (model, optimizer, resume, actor
+processes), the learning loop (samples in, gradient steps, weights out), the
+logging (TensorBoard, progress bar), checkpoints and evaluation. The moving
+parts live in :mod:`agents.dmc`; this file wires them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import hydra
+import numpy as np
+import torch
+import torch.multiprocessing as mp
+from hydra.core.hydra_config import HydraConfig
+from omegaconf import DictConfig, OmegaConf
+from torch.utils.tensorboard import SummaryWriter
+from tqdm import tqdm
+
+from agents.dmc.actor import actor_process
+from agents.dmc.checkpoint import (
+    load_checkpoint,
+    model_from_checkpoint,
+    new_model,
+    restore_rng,
+    save_checkpoint,
+)
+from agents.dmc.config import RunConfig, run_config
+from agents.dmc.evaluation import evaluate_checkpoint, print_evaluation
+from agents.dmc.learner import SampleBuffer, make_optimizer, train_step
+
+
+def find_resume_checkpoint(cfg: DictConfig) -> Path:
+    """The checkpoint to resume: ``resume_from``, else the newest ``latest.pt`` of this run name."""
+    if cfg.resume_from:
+        return Path(hydra.utils.to_absolute_path(cfg.resume_from))
+    root = Path(hydra.utils.get_original_cwd()) / "outputs" / "train" / cfg.run_name
+    candidates = sorted(root.glob("*/checkpoints/latest.pt"), key=lambda p: p.stat().st_mtime)
+    if not candidates:
+        raise FileNotFoundError(f"resume=true but no checkpoint under {root}; pass resume_from=PATH")
+    return candidates[-1]
+
+
+class ActorPool:
+    """The actor processes and what they share with the learner (weights, epsilon, sample queue)."""
+
+    def __init__(self, run: RunConfig, model: torch.nn.Module, seed_offset: int):
+        self.run = run
+        self.context = mp.get_context("spawn")
+        self.shared_model = new_model(run)
+        self.shared_model.load_state_dict({k: v.cpu() for k, v in model.state_dict().items()})
+        self.shared_model.share_memory()
+        self.lock = self.context.Lock()
+        self.version = self.context.Value("i", 0)
+        self.epsilon = self.context.Value("d", run.train.epsilon_start)
+        self.samples = self.context.Queue(maxsize=run.train.queue_size)
+        self.stop = self.context.Event()
+        self.seed_offset = seed_offset
+        self.restarts = 0
+        self.processes = [self._start(i) for i in range(run.train.actors)]
+
+    def _start(self, actor_id: int):
+        seed = self.run.seed * 10_000 + self.seed_offset * 100 + actor_id + 1_000 * self.restarts
+        process = self.context.Process(
+            target=actor_process, daemon=True, name=f"actor-{actor_id}",
+            args=(actor_id, self.run, self.shared_model, self.lock, self.version, self.epsilon, self.samples,
+                  self.stop, seed))
+        process.start()
+        return process
+
+    def publish(self, model: torch.nn.Module) -> None:
+        """Copy the learner's weights into shared memory for the actors."""
+        with self.lock:
+            for name, tensor in model.state_dict().items():
+                self.shared_model.state_dict()[name].copy_(tensor.detach().cpu())
+            self.version.value += 1
+
+    def restart_dead(self) -> int:
+        """Restart any actor process that died; returns how many were restarted."""
+        restarted = 0
+        for i, process in enumerate(self.processes):
+            if not process.is_alive() and not self.stop.is_set():
+                self.restarts += 1
+                self.processes[i] = self._start(i)
+                restarted += 1
+        return restarted
+
+    def close(self) -> None:
+        self.stop.set()
+        deadline = time.time() + 10
+        while time.time() < deadline and any(p.is_alive() for p in self.processes):
+            with contextlib.suppress(queue.Empty):
+                self.samples.get(timeout=0.1)  # unblock actors waiting on a full queue
+        for process in self.processes:
+            if process.is_alive():
+                process.terminate()
+            process.join(timeout=5)
+
+
+@hydra.main(version_base=None, config_path="conf", config_name="train")
+def main(cfg: DictConfig) -> float:
+    # ---- configuration ------------------------------------------------------------------------
+    config: dict[str, Any] = OmegaConf.to_container(cfg, resolve=True)
+    run = run_config(config)
+    settings = run.train
+    out_dir = Path(HydraConfig.get().runtime.output_dir)
+    checkpoint_path = out_dir / "checkpoints" / "latest.pt"
+    random.seed(run.seed)
+    np.random.seed(run.seed)
+    torch.manual_seed(run.seed)
+    device = run.resolve_device()
+
+    # ---- set-up -------------------------------------------------------------------------------
+    model = new_model(run).to(device)
+    optimizer = make_optimizer(model, settings)
+    counters: dict[str, float] = {"frames": 0, "episodes": 0, "learner_steps": 0, "samples": 0,
+                                  "train_seconds": 0.0, "resumes": 0}
+    if cfg.resume:
+        source = find_resume_checkpoint(cfg)
+        state = load_checkpoint(source)
+        loaded, _ = model_from_checkpoint(state)
+        model.load_state_dict(loaded.state_dict())
+        if state.get("optimizer") is not None:
+            optimizer.load_state_dict(state["optimizer"])
+        counters.update(state["counters"])
+        counters["resumes"] += 1
+        restore_rng(state["rng"])
+        print(f"resumed from {source} at {int(counters['frames'])} frames")
+    writer = SummaryWriter(str(out_dir / "tensorboard"))
+    writer.add_text("config", "```\n" + OmegaConf.to_yaml(cfg) + "\n```", int(counters["frames"]))
+    print(f"training on {device} with {settings.actors} actor(s) x {settings.envs_per_actor} tables; "
+          f"output in {out_dir}")
+    pool = ActorPool(run, model, seed_offset=int(counters["resumes"]))
+
+    def save() -> None:
+        save_checkpoint(checkpoint_path, model=model, optimizer=optimizer, config=config, counters=counters)
+
+    # ---- the loop -----------------------------------------------------------------------------
+    buffer = SampleBuffer()
+    start = time.time()
+    base_seconds = counters["train_seconds"]
+    last_log = last_save = start
+    next_eval = (counters["frames"] // settings.eval_every_frames + 1) * settings.eval_every_frames \
+        if settings.eval_every_frames else None
+    window = {"frames": 0, "returns": [], "throws": [0, 0], "stats": [], "since": start}
+    progress = tqdm(total=settings.total_frames, initial=int(counters["frames"]), unit="frame", dynamic_ncols=True,
+                    desc="self-play")
+    interrupted = False
+
+    def finished() -> bool:
+        if settings.total_frames is not None and counters["frames"] >= settings.total_frames:
+            return True
+        minutes = (base_seconds + time.time() - start) / 60
+        return settings.total_minutes is not None and minutes >= settings.total_minutes
+
+    try:
+        while not finished():
+            try:
+                batch = pool.samples.get(timeout=1.0)
+            except queue.Empty:
+                pool.restart_dead()
+                continue
+            buffer.add(batch)
+            counters["frames"] += batch.frames
+            counters["episodes"] += batch.episodes
+            window["frames"] += batch.frames
+            window["returns"] += batch.returns
+            window["throws"][0] += batch.throws[0]
+            window["throws"][1] += batch.throws[1]
+            progress.update(batch.frames)
+            while (chunk := buffer.take(settings.batch_size)) is not None:
+                window["stats"].append(train_step(model, optimizer, chunk, device, settings.max_grad_norm))
+                counters["learner_steps"] += 1
+                counters["samples"] += len(chunk)
+                if counters["learner_steps"] % settings.sync_every == 0:
+                    pool.publish(model)
+            pool.epsilon.value = settings.epsilon(int(counters["frames"]))
+            now = time.time()
+            counters["train_seconds"] = base_seconds + now - start
+            if now - last_log >= settings.log_every_seconds and window["stats"]:
+                log_window(writer, window, counters, pool, optimizer, progress)
+                window = {"frames": 0, "returns": [], "throws": [0, 0], "stats": [], "since": now}
+                last_log = now
+            if now - last_save >= settings.save_every_minutes * 60:
+                save()
+                last_save = now
+            if next_eval is not None and counters["frames"] >= next_eval:
+                save()
+                results = evaluate_checkpoint(checkpoint_path, settings.eval_opponents, settings.eval_deals,
+                                              run, settings.eval_workers)
+                for opponent, metrics in results.items():
+                    for key in ("hand_win_rate", "level_diff"):
+                        writer.add_scalar(f"charts/{key}_vs_{opponent}", metrics[key].value, int(counters["frames"]))
+                progress.set_postfix_str(", ".join(f"{o}: {m['level_diff'].value:+.2f}" for o, m in results.items()))
+                next_eval += settings.eval_every_frames
+            pool.restart_dead()
+    except KeyboardInterrupt:
+        interrupted = True
+        print("\ninterrupted: saving a checkpoint")
+    finally:
+        progress.close()
+        pool.close()
+        counters["train_seconds"] = base_seconds + time.time() - start
+        save()
+        writer.flush()
+    print(f"checkpoint: {checkpoint_path} ({int(counters['frames'])} frames, {int(counters['episodes'])} hands, "
+          f"{int(counters['learner_steps'])} learner steps)")
+
+    # ---- final evaluation ---------------------------------------------------------------------
+    score = float("nan")
+    if not interrupted and settings.final_eval_deals > 0:
+        results = evaluate_checkpoint(checkpoint_path, settings.final_eval_opponents, settings.final_eval_deals,
+                                      run, settings.eval_workers)
+        print_evaluation(results, settings.final_eval_deals)
+        for opponent, metrics in results.items():
+            writer.add_scalar(f"charts/final_level_diff_vs_{opponent}", metrics["level_diff"].value,
+                              int(counters["frames"]))
+        score = float(np.mean([m["level_diff"].value for m in results.values()]))
+    writer.close()
+    return score
+
+
+def log_window(writer: SummaryWriter, window: dict, counters: dict, pool: ActorPool,
+               optimizer: torch.optim.Optimizer, progress: tqdm) -> None:
+    """Write one period's scalars to TensorBoard and the progress bar."""
+    step = int(counters["frames"])
+    elapsed = max(1e-6, time.time() - window["since"])
+    stats = window["stats"]
+    for key in stats[0]:
+        prefix = "losses" if key == "q_loss" else "q"
+        writer.add_scalar(f"{prefix}/{key}", float(np.mean([s[key] for s in stats])), step)
+    fps = window["frames"] / elapsed
+    writer.add_scalar("perf/frames_per_second", fps, step)
+    writer.add_scalar("perf/samples_trained", counters["samples"], step)
+    writer.add_scalar("charts/episodes", counters["episodes"], step)
+    if window["returns"]:
+        writer.add_scalar("charts/mean_return_team0", float(np.mean(window["returns"])), step)
+    attempted, failed = window["throws"]
+    if attempted:
+        writer.add_scalar("charts/throw_success_rate", 1 - failed / attempted, step)
+    writer.add_scalar("charts/epsilon", pool.epsilon.value, step)
+    writer.add_scalar("charts/learning_rate", optimizer.param_groups[0]["lr"], step)
+    progress.set_postfix(fps=f"{fps:.0f}", loss=f"{np.mean([s['q_loss'] for s in stats]):.3f}")
+
+
+if __name__ == "__main__":
+    main()
