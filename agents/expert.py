@@ -55,6 +55,7 @@ from env.view import PlayerView
 ENDGAME_CARDS = 6
 """Cards left in hand at which the last-trick (kitty) plans start."""
 KITTY_GUESS = 10
+LEAD_PAIRS = True
 """Kitty points assumed by a seat that did not bury it."""
 
 
@@ -116,8 +117,16 @@ class ExpertAgent(Agent):
         for s in plain:
             if tr.void[partner][s] and not tr.void[partner][TRUMP] and not any(tr.void[o][s] for o in opponents):
                 return (min((k for k in held if ctx.suit[k] == s), key=lambda k: (POINTS[k] > 0, ctx.order[k])),)
+        tractors = [c for s in plain for c in components[s]
+                    if c.is_tractor and not any(POINTS[k] for k in c.cards)
+                    and not any(tr.void[o][s] and not tr.void[o][TRUMP] for o in opponents)]
+        if tractors:
+            return min(tractors, key=lambda c: c.top).cards
         if plain:
-            return (min((k for k in held if ctx.suit[k] in plain), key=lambda k: self._low_lead_key(view, tr, k)),)
+            low = min((k for k in held if ctx.suit[k] in plain), key=lambda k: self._low_lead_key(view, tr, k))
+            if LEAD_PAIRS and hand[low] >= 2 and not POINTS[low]:
+                return (low, low)
+            return (low,)
         return (min(held, key=lambda k: (POINTS[k] > 0, ctx.order[k])),)
 
     def _low_lead_key(self, view: PlayerView, tr: CardTracker, kind: int) -> tuple:
@@ -126,7 +135,7 @@ class ExpertAgent(Agent):
         suit = ctx.suit[kind]
         length = sum(hand[k] for k in ctx.suit_kinds[suit])
         ruffable = any(tr.void[o][suit] and not tr.void[o][TRUMP] for o in ((view.seat + 1) % 4, (view.seat + 3) % 4))
-        return (POINTS[kind] > 0, ruffable, hand[kind] >= 2, length, ctx.order[kind])
+        return (POINTS[kind] > 0, ruffable, (hand[kind] >= 2) != LEAD_PAIRS, length, ctx.order[kind])
 
     def _cash_plain(self, view: PlayerView, tr: CardTracker, components: dict[int, list[Component]],
                     opponents: tuple[int, int]) -> tuple[int, ...] | None:
@@ -168,7 +177,9 @@ class ExpertAgent(Agent):
         opponents_after = [s for s in state.after if s != partner]
         stake = state.points + self._kitty_stake(view, state)
         if state.winner == partner and not self._can_be_beaten(view, tr, state.best_rank, opponents_after):
-            return max(plays, key=lambda p: (3 * play_points(p) - 2 * play_cost(ctx, hand, p), p))
+            return self._feed(view, plays)
+        if self._partner_will_ruff(view, tr, state, opponents_after):
+            return self._feed(view, plays)
         cheapest = min(plays, key=lambda p: (play_points(p), play_cost(ctx, hand, p), p))
         winners = [p for p in plays if beats(ctx, view, p, state.best_rank)]
         if winners:
@@ -183,6 +194,22 @@ class ExpertAgent(Agent):
             elif state.winner != partner and stake >= 10:
                 return max(winners, key=lambda p: (play_rank(ctx, view.lead, p), -play_cost(ctx, hand, p), p))
         return cheapest
+
+    def _feed(self, view: PlayerView, plays: list[tuple[int, ...]]) -> tuple[int, ...]:
+        """贴分: the most points for the least keeping value."""
+        ctx, hand = view.ctx, view.hand
+        return max(plays, key=lambda p: (3 * play_points(p) - 2 * play_cost(ctx, hand, p), p))
+
+    def _partner_will_ruff(self, view: PlayerView, tr: CardTracker, state: TrickState,
+                           opponents_after: list[int]) -> bool:
+        """The partner plays last, is known void in the plain lead suit and has trumps: it can ruff."""
+        partner = (view.seat + 2) % 4
+        suit = view.lead.suit
+        if suit == TRUMP or not state.after or state.after[-1] != partner or view.lead.is_throw:
+            return False
+        if not tr.void[partner][suit] or tr.void[partner][TRUMP] or state.best_rank[0] == RUFFS:
+            return False
+        return not any(tr.void[o][suit] for o in opponents_after)
 
     def _kitty_stake(self, view: PlayerView, state: TrickState) -> int:
         """Points the last trick carries on top of the table: the kitty, multiplied."""

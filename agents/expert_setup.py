@@ -17,11 +17,11 @@ from env.trump import TRUMP
 from env.view import PlayerView
 
 KITTY_SIZE = 8
-BID_SHARE = 0.42
+BID_SHARE = 0.33
 """Bid when the strength score of a trump reaches this share of the cards held."""
-OVERCALL_SHARE = 0.38
+OVERCALL_SHARE = 0.30
 """A lower bar to overturn an opponents' bid (反主): it also takes their trump away."""
-MIN_CARDS_TO_BID = 8
+MIN_CARDS_TO_BID = 6
 """Early in the deal a good share means little: wait for this many cards."""
 VOID_BONUS = 14
 """Value of a plain suit emptied by the burial: it can be ruffed from the first trick."""
