@@ -189,7 +189,7 @@ class ExpertAgent(Agent):
                 win = min(safe, key=lambda p: (play_cost(ctx, hand, p) - play_points(p), p))
                 extra = play_cost(ctx, hand, win) - play_cost(ctx, hand, cheapest)
                 worth = stake + play_points(win) - play_points(cheapest)
-                if worth >= 5 or extra <= 10 or (state.winner != partner and worth >= 0 and extra <= 16):
+                if worth >= 5 or extra <= 0:
                     return win
             elif state.winner != partner and stake >= 10:
                 return max(winners, key=lambda p: (play_rank(ctx, view.lead, p), -play_cost(ctx, hand, p), p))
