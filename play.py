@@ -1,0 +1,80 @@
+"""Play Shengji against the AI, or watch four AIs: `python play.py` (options: conf/play.yaml).
+
+``ui=terminal`` draws the table with rich and reads cards typed in the project's
+notation; ``ui=web`` serves the page at http://127.0.0.1:8000 (``web.host``,
+``web.port``). Seats are ``human``, a bot name, a checkpoint path or ``ai``
+(the best shipped checkpoint, else the expert bot).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import hydra
+from hydra.core.hydra_config import HydraConfig
+from hydra.utils import to_absolute_path
+from omegaconf import DictConfig, OmegaConf
+
+from ui.seats import DEFAULT_AI, HUMAN, import_loader_modules, resolve_seats
+
+
+def _seats(cfg: DictConfig) -> list[str]:
+    seats = [str(s) for s in cfg.seats]
+    if cfg.watch:
+        seats = [DEFAULT_AI if s == HUMAN else s for s in seats]
+    return seats
+
+
+def run_terminal(cfg: DictConfig, rules: dict) -> None:
+    """The terminal game (or watch mode) in this terminal."""
+    from rich.console import Console
+
+    from ui.session import GameSession
+    from ui.terminal import TerminalGame
+
+    checkpoint_dir = to_absolute_path(cfg.checkpoint_dir)
+    seats = resolve_seats(_seats(cfg), checkpoint_dir)
+    seed = random.randrange(10**9) if cfg.seed is None else int(cfg.seed)
+    session = GameSession(seats, seed=seed, rules=rules, episode=str(cfg.episode), max_hands=int(cfg.max_hands),
+                          hint_bot=str(cfg.hint_bot))
+    console = Console(highlight=False, no_color=not cfg.terminal.color)
+    console.print(f"ShengjiZero · seed {seed} · seats: " + ", ".join(
+        f"{session.seat_label(s)}" for s in range(4)), style="bold green")
+    log_dir = Path(HydraConfig.get().runtime.output_dir) / "hands" if cfg.terminal.save_logs else None
+    TerminalGame(session, console=console, auto=bool(cfg.terminal.auto), delay=float(cfg.terminal.delay),
+                 log_dir=log_dir, legal_limit=int(cfg.terminal.legal_limit)).run()
+
+
+def run_web(cfg: DictConfig, rules: dict) -> None:
+    """The web server; games are created from the page (defaults from this config)."""
+    import uvicorn
+
+    from ui.web.server import WebSettings, create_app
+
+    settings = WebSettings(seats=tuple(_seats(cfg)), watch=bool(cfg.watch),
+                           seed=None if cfg.seed is None else int(cfg.seed), episode=str(cfg.episode),
+                           max_hands=int(cfg.max_hands), rules=rules,
+                           checkpoint_dir=to_absolute_path(cfg.checkpoint_dir), hint_bot=str(cfg.hint_bot),
+                           ai_delay=float(cfg.web.ai_delay), max_games=int(cfg.web.max_games))
+    resolve_seats(list(settings.seats), settings.checkpoint_dir)  # fail early on an unknown seat
+    print(f"ShengjiZero: open http://{cfg.web.host}:{cfg.web.port}/ in a browser (Ctrl+C stops the server)")
+    uvicorn.run(create_app(settings), host=str(cfg.web.host), port=int(cfg.web.port), log_level="warning")
+
+
+@hydra.main(version_base="1.3", config_path="conf", config_name="play")
+def main(cfg: DictConfig) -> None:
+    """Start the chosen interface."""
+    import_loader_modules([str(m) for m in cfg.loader_modules])
+    rules = OmegaConf.to_container(cfg.rules, resolve=True) or {}
+    if cfg.ui == "terminal":
+        run_terminal(cfg, rules)
+    elif cfg.ui == "web":
+        run_web(cfg, rules)
+    else:
+        sys.exit(f"ui must be 'terminal' or 'web', got {cfg.ui!r}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,96 @@
+"""The terminal game driven by a script through a whole hand (pexpect on `python play.py ui=terminal`)."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+ROOT = Path(__file__).resolve().parents[1]
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+PROMPTS = ["bid> ", "bury> ", "play> ", "next> ", pexpect.EOF]
+
+
+def _spawn(tmp_path: Path, *overrides: str) -> pexpect.spawn:
+    args = ["play.py", "ui=terminal", "episode=hand", "terminal.color=false", f"hydra.run.dir={tmp_path}",
+            *overrides]
+    return pexpect.spawn(sys.executable, args, cwd=str(ROOT), encoding="utf-8", timeout=30,
+                         dimensions=(60, 140), env={"PYTHONUNBUFFERED": "1", "TERM": "dumb", "COLUMNS": "140"})
+
+
+def _first_listed(child: pexpect.spawn, prompt: str) -> str:
+    """Ask `?` and return the first legal play the UI lists."""
+    child.sendline("?")
+    child.expect(prompt)
+    listed = re.search(r"^\s+1\. (.+?)\s*$", ANSI.sub("", child.before), re.MULTILINE)
+    assert listed, child.before
+    return listed.group(1)
+
+
+def test_terminal_plays_a_whole_hand(tmp_path: Path) -> None:
+    """Take the first bid, bury and play the first choice listed by `?`, until the hand is scored."""
+    child = _spawn(tmp_path, "seed=5", "seats=[human,greedy,greedy,greedy]")
+    transcript = []
+    plays = 0
+    illegal_tried = False
+    while True:
+        index = child.expect(PROMPTS)
+        transcript.append(ANSI.sub("", child.before or ""))
+        if index == 4:
+            break
+        prompt = PROMPTS[index]
+        if prompt == "bid> ":
+            child.sendline(_first_listed(child, prompt))  # the cards of the first bid, e.g. "S2"
+        elif prompt in ("bury> ", "play> "):
+            if prompt == "play> " and not illegal_tried:
+                illegal_tried = True
+                child.sendline("SA SA SA")  # never legal: there are only two SA
+                child.expect(prompt)
+                assert "Illegal:" in ANSI.sub("", child.before)
+            child.sendline(_first_listed(child, prompt))
+            plays += prompt == "play> "
+        else:
+            child.sendline("")
+    text = "".join(transcript)
+    child.close()
+    assert child.exitstatus == 0, text[-2000:]
+    assert plays == 25
+    assert "You bid" in text and "You buried" in text  # seed 5: the first bid makes us the dealer
+    assert "Defenders took" in text
+    assert "The match is over after 1 hand(s)" in text
+    logs = list((tmp_path / "hands").glob("hand_*.json"))
+    assert len(logs) == 1
+
+
+def test_terminal_explains_illegal_plays_and_quits(tmp_path: Path) -> None:
+    """A malformed token and a card not held are refused with the reason, then `q` leaves cleanly."""
+    child = _spawn(tmp_path, "seed=11", "seats=[human,random,random,random]")
+    index = child.expect(PROMPTS[:4])
+    while PROMPTS[index] == "bid> ":
+        child.sendline("p")
+        index = child.expect(PROMPTS[:4])
+    prompt = PROMPTS[index]
+    child.sendline("XX")
+    child.expect(prompt)
+    assert "malformed card token 'XX'" in ANSI.sub("", child.before)
+    child.sendline("help")
+    child.expect(prompt)
+    assert "list legal plays" in child.before
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_watch_mode_auto_plays_a_hand(tmp_path: Path) -> None:
+    """Four AIs play a whole hand by themselves."""
+    child = _spawn(tmp_path, "seed=2", "watch=true", "terminal.auto=true", "terminal.delay=0",
+                   "seats=[random,random,random,random]")
+    child.expect("The match is over after 1 hand", timeout=60)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

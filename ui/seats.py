@@ -1,0 +1,121 @@
+"""Who sits where: seat specs (``human``, a bot name, a checkpoint path) turned into agents.
+
+A seat spec is ``"human"``, a bot name (``random``, ``greedy``, ``expert``) or a
+checkpoint path, exactly the names :func:`agents.registry.make_agent` takes.
+``"ai"`` (or an empty spec) stands for the default AI: the best checkpoint
+shipped in ``checkpoints/`` when a loader for it is installed, else the
+strongest rule bot available.
+"""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from agents.base import Agent
+
+HUMAN = "human"
+DEFAULT_AI = "ai"
+_BOT_PREFERENCE = ("expert", "greedy", "random")
+_ORIENTATION = ("South", "East", "North", "West")
+
+
+def _registry():
+    """The agent registry module, or ``None`` while it is not there yet."""
+    try:
+        return importlib.import_module("agents.registry")
+    except ImportError:
+        return None
+
+
+def import_loader_modules(modules: Iterable[str]) -> None:
+    """Import modules whose import registers checkpoint loaders (training's ``.pt`` loader)."""
+    registry = _registry()
+    if registry is not None:
+        registry.import_loader_modules(modules)
+        return
+    for module in modules:
+        importlib.import_module(module)
+
+
+def make_seat_agent(name: str, seed: int | None = None) -> Agent:
+    """The agent for a bot name or checkpoint path (through the registry when present)."""
+    registry = _registry()
+    if registry is not None:
+        return registry.make_agent(name, seed)
+    if name == "random":
+        from agents.random_agent import RandomAgent
+
+        return RandomAgent(seed)
+    raise ValueError(f"unknown agent {name!r}: only 'random' is available without agents.registry")
+
+
+def best_checkpoint(directory: str | Path = "checkpoints") -> Path | None:
+    """The checkpoint to play against: ``best*.pt`` if shipped, else the newest ``*.pt``, else ``None``."""
+    root = Path(directory)
+    if not root.is_dir():
+        return None
+    best = sorted(root.glob("best*.pt"))
+    if best:
+        return best[0]
+    shipped = sorted(root.glob("*.pt"), key=lambda p: (p.stat().st_mtime, p.name))
+    return shipped[-1] if shipped else None
+
+
+def default_ai(checkpoint_dir: str | Path = "checkpoints") -> str:
+    """The spec of the default AI seat: the best loadable checkpoint, else the strongest bot."""
+    checkpoint = best_checkpoint(checkpoint_dir)
+    if checkpoint is not None:
+        try:
+            make_seat_agent(str(checkpoint), 0)
+            return str(checkpoint)
+        except (ValueError, ImportError, OSError, RuntimeError) as error:
+            warnings.warn(f"cannot load {checkpoint} ({error}); playing against a rule bot", stacklevel=2)
+    for bot in _BOT_PREFERENCE:
+        try:
+            make_seat_agent(bot, 0)
+            return bot
+        except (ValueError, ImportError):
+            continue
+    raise RuntimeError("no AI agent is available")
+
+
+def resolve_seats(specs: Sequence[str | None], checkpoint_dir: str | Path = "checkpoints") -> list[str]:
+    """Four concrete seat specs: ``ai`` / empty entries become :func:`default_ai`."""
+    if len(specs) != 4:
+        raise ValueError(f"a table has 4 seats, got {len(specs)}: {list(specs)}")
+    resolved = []
+    default = None
+    for spec in specs:
+        text = "" if spec is None else str(spec).strip()
+        if text.lower() in ("", DEFAULT_AI, "default"):
+            default = default or default_ai(checkpoint_dir)
+            text = default
+        elif text.lower() == HUMAN:
+            text = HUMAN
+        resolved.append(text)
+    return resolved
+
+
+def build_agents(specs: Sequence[str], seed: int) -> list[Agent | None]:
+    """One agent per seat (``None`` for a human), each seeded from ``seed`` and its seat."""
+    return [None if spec == HUMAN else make_seat_agent(spec, seed * 10 + seat) for seat, spec in enumerate(specs)]
+
+
+def orientation(seat: int, perspective: int) -> str:
+    """Compass position of ``seat`` at a table seen from ``perspective`` (sitting South).
+
+    Play goes seat -> seat+1, counter-clockwise: East plays after South.
+    """
+    return _ORIENTATION[(seat - perspective) % 4]
+
+
+def display_name(spec: str) -> str:
+    """Short name of a seat spec for the table (a checkpoint shows its file stem)."""
+    if spec == HUMAN:
+        return "human"
+    if "/" in spec or spec.endswith(".pt"):
+        return Path(spec).stem
+    return spec

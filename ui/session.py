@@ -1,0 +1,305 @@
+"""A game session for the user interfaces: seats, turns, legal cards, AI moves, logs, the match.
+
+:class:`GameSession` wraps the engine (:class:`env.game.Hand` chained by
+:class:`env.match.Match`) for a terminal or a web page. It never decides a rule
+itself: legality comes from ``Hand.play_error`` / ``Hand.bid`` / ``Hand.bury``
+and which cards may be added to a partial selection from the environment's
+:class:`env.actions.PlayComposer` masks. Every action is checked first and
+raises :class:`env.errors.IllegalActionError` with the rules' message, leaving
+the session unchanged. Between hands the session waits (``hand_over``) so a
+UI can show the score before :meth:`GameSession.next_hand`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from agents.base import Agent, Decision
+from env.actions import STOP, PlayComposer
+from env.bidding import Bid
+from env.cards import CARD_NAMES, NUM_KINDS, parse_cards
+from env.errors import IllegalActionError
+from env.game import Hand, Phase
+from env.match import Match
+from env.moves import MoveList
+from env.variants import RuleOptions
+from env.view import PlayerView, view_of
+from ui.narrate import narrate
+from ui.seats import HUMAN, build_agents, display_name, make_seat_agent, orientation
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What a seat's partial card selection allows next.
+
+    Attributes:
+        cards: the selected kinds, in the order given.
+        addable: kinds that may be added (some legal completion contains them).
+        complete: the selection is a whole decision that may be submitted now.
+        needed: cards the decision takes (``None`` for a lead: any number of one suit).
+    """
+
+    cards: tuple[int, ...]
+    addable: tuple[int, ...]
+    complete: bool
+    needed: int | None
+
+
+class GameSession:
+    """One table: four seats (humans and agents) playing a match, or a single hand.
+
+    ``seats`` are four specs (``"human"``, a bot name, a checkpoint path, see
+    :mod:`ui.seats`); ``agents`` may be given instead of building them from the
+    specs (tests). ``episode`` is ``"match"`` (hands until a team wins or
+    ``max_hands``) or ``"hand"`` (one hand).
+    """
+
+    def __init__(self, seats: Sequence[str], seed: int = 0, rules: RuleOptions | dict | None = None,
+                 episode: str = "match", max_hands: int = 200, agents: Sequence[Agent | None] | None = None,
+                 hint_bot: str = "greedy"):
+        if len(seats) != 4:
+            raise ValueError(f"a table has 4 seats, got {len(seats)}")
+        if episode not in ("match", "hand"):
+            raise ValueError(f"episode must be 'match' or 'hand', got {episode!r}")
+        options = rules if isinstance(rules, RuleOptions) else RuleOptions.from_dict(rules)
+        self.seats = [str(s) for s in seats]
+        self.seed = seed
+        self.episode = episode
+        self.agents = list(agents) if agents is not None else build_agents(self.seats, seed)
+        for seat, (spec, agent) in enumerate(zip(self.seats, self.agents)):
+            if (spec == HUMAN) != (agent is None):
+                raise ValueError(f"seat {seat}: a human seat has no agent and an AI seat needs one")
+        self.hint_bot = hint_bot
+        self._hint_agent: Agent | None = None
+        self.match = Match(seed, options, max_hands=1 if episode == "hand" else max_hands)
+        self.hand_logs: list[dict[str, Any]] = []
+        self.messages: list[str] = []
+        self.hand = self._deal()
+
+    # ------------------------------------------------------------------ who and where
+    @property
+    def humans(self) -> list[int]:
+        """Seats played by people."""
+        return [seat for seat, spec in enumerate(self.seats) if spec == HUMAN]
+
+    @property
+    def perspective(self) -> int:
+        """The seat a table drawing is seen from: the first human, else seat 0."""
+        return self.humans[0] if self.humans else 0
+
+    def is_human(self, seat: int) -> bool:
+        """True when a person plays ``seat``."""
+        return self.seats[seat] == HUMAN
+
+    def seat_label(self, seat: int) -> str:
+        """``"You"`` for the perspective's human, else the compass position and the player's name."""
+        if self.is_human(seat) and seat == self.perspective:
+            return "You"
+        return f"{orientation(seat, self.perspective)} ({display_name(self.seats[seat])})"
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat with a decision, ``None`` between hands and at the end."""
+        return None if self.hand.phase == Phase.DONE else self.hand.current_player
+
+    @property
+    def human_to_act(self) -> bool:
+        """True when a person has the decision."""
+        return self.to_act is not None and self.is_human(self.to_act)
+
+    @property
+    def ai_to_act(self) -> bool:
+        """True when an agent has the decision."""
+        return self.to_act is not None and not self.is_human(self.to_act)
+
+    @property
+    def hand_over(self) -> bool:
+        """The current hand is scored (call :meth:`next_hand` to go on)."""
+        return self.hand.phase == Phase.DONE
+
+    @property
+    def match_over(self) -> bool:
+        """No further hand will be dealt (a team won, the hand limit, or a one-hand game)."""
+        return self.hand_over and (self.match.winner is not None or self.match.hands_played >= self.match.max_hands)
+
+    @property
+    def hand_number(self) -> int:
+        """1-based number of the current hand in the match."""
+        return len(self.hand_logs) + (0 if self.hand_over else 1)
+
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` may see now."""
+        return view_of(self.hand, seat)
+
+    # ------------------------------------------------------------------ decisions
+    def _check_person(self, seat: int) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in range(4):
+            raise IllegalActionError(f"no seat {seat!r}: seats are 0..3")
+        if not self.is_human(seat):
+            raise IllegalActionError(f"seat {seat} is played by {self.seats[seat]}, not by a person")
+        if self.hand_over:
+            raise IllegalActionError("the hand is over: start the next hand")
+
+    def bid_options(self, seat: int) -> list[Bid]:
+        """Bids ``seat`` may make now (empty unless it is asked to bid)."""
+        if self.hand.phase not in (Phase.DEAL, Phase.FINAL_BID) or self.hand.current_player != seat:
+            return []
+        return self.hand.bid_options(seat)
+
+    def bid(self, seat: int, bid: Bid | None) -> None:
+        """A person bids (``None`` passes); raises ``IllegalActionError`` when not allowed."""
+        self._check_person(seat)
+        self._apply(seat, bid)
+
+    def _composer(self, seat: int) -> PlayComposer:
+        hand = self.hand
+        if hand.current_player != seat or hand.phase not in (Phase.KITTY, Phase.PLAY):
+            raise IllegalActionError(f"seat {seat} has no card decision now (phase {hand.phase.value}, "
+                                     f"seat {hand.current_player} to act)")
+        if hand.phase == Phase.KITTY:
+            return PlayComposer("bury", hand.ctx, hand.hands[seat])
+        return PlayComposer("lead" if hand.lead is None else "follow", hand.ctx, hand.hands[seat], hand.lead)
+
+    def selection(self, seat: int, cards: Sequence[str | int] | str) -> Selection:
+        """Check a partial selection card by card against the masks; say what may be added.
+
+        Raises ``IllegalActionError`` naming the first card that no legal play
+        with the cards before it can contain (or that is malformed).
+        """
+        try:
+            kinds = parse_cards(cards)
+        except ValueError as error:
+            raise IllegalActionError(str(error)) from None
+        composer = self._composer(seat)
+        for kind in kinds:
+            mask = composer.mask()
+            if not mask[kind]:
+                raise IllegalActionError(self._pick_error(seat, composer, kind))
+            composer.add(kind)
+        mask = composer.mask()
+        complete = composer.complete or (composer.mode == "lead" and bool(mask[STOP]))
+        addable = tuple(int(k) for k in np.flatnonzero(mask[:NUM_KINDS]))
+        return Selection(tuple(kinds), addable, complete, composer.target)
+
+    def _pick_error(self, seat: int, composer: PlayComposer, kind: int) -> str:
+        name = CARD_NAMES[kind]
+        held = self.hand.hands[seat][kind]
+        if composer.counts[kind] >= held:
+            return f"you hold {'no' if held == 0 else 'no more'} {name}"
+        if composer.target is not None and len(composer.picked) >= composer.target:
+            return f"{composer.target} cards are already selected"
+        if composer.mode == "lead":
+            return f"{name} is not of the suit of {CARD_NAMES[composer.picked[0]]}: a lead is all one suit"
+        picked = composer.picked + [kind]
+        reason = self.hand.play_error(seat, picked + self._any_fill(seat, picked))
+        return f"no legal play contains {' '.join(CARD_NAMES[k] for k in picked)}" + (f" ({reason})" if reason else "")
+
+    def _any_fill(self, seat: int, picked: list[int]) -> list[int]:
+        """Some held cards completing ``picked`` to the lead's length (to name the duty it breaks)."""
+        rest = list(self.hand.hands[seat])
+        for k in picked:
+            rest[k] -= 1
+        need = self.hand.lead.n - len(picked)
+        suit = self.hand.lead.suit
+        ctx = self.hand.ctx
+        pool = sorted((k for k in range(NUM_KINDS) for _ in range(max(rest[k], 0))),
+                      key=lambda k: ctx.suit[k] != suit)
+        return pool[:need]
+
+    def submit(self, seat: int, cards: Sequence[str | int] | str) -> tuple[int, ...]:
+        """A person buries the kitty or plays cards; returns the cards played (a failed throw plays fewer)."""
+        self._check_person(seat)
+        try:
+            kinds = parse_cards(cards)
+        except ValueError as error:
+            raise IllegalActionError(str(error)) from None
+        if self.hand.phase not in (Phase.KITTY, Phase.PLAY):
+            raise IllegalActionError(f"no cards to play in phase {self.hand.phase.value}: bid or pass")
+        return self._apply(seat, kinds) or ()
+
+    def legal_plays(self, seat: int, max_plays: int = 30) -> MoveList:
+        """Legal plays of ``seat`` now (singles, pairs and tractors first for a lead), bounded."""
+        return self.view(seat).legal_plays(max_plays)
+
+    def hint(self, seat: int) -> Decision:
+        """What the hint bot would do in ``seat``'s place (never applied)."""
+        if self.to_act != seat:
+            raise IllegalActionError(f"seat {seat} has no decision now")
+        if self._hint_agent is None:
+            self._hint_agent = make_seat_agent(self.hint_bot, self.seed)
+        return self._hint_agent.act(self.view(seat))
+
+    def step_ai(self) -> Decision:
+        """Let the agent whose turn it is take its decision; returns the decision."""
+        if not self.ai_to_act:
+            raise IllegalActionError("no agent has a decision now")
+        seat = self.to_act
+        decision = self.agents[seat].act(self.view(seat))
+        self._apply(seat, decision)
+        return decision
+
+    def _apply(self, seat: int, decision: Decision) -> tuple[int, ...] | None:
+        hand = self.hand
+        played = None
+        if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+            if decision is None:
+                hand.pass_bid(seat)
+            else:
+                try:
+                    bid = Bid(*decision)
+                except TypeError:
+                    raise IllegalActionError(f"malformed bid {decision!r}") from None
+                hand.bid(seat, bid)
+        elif hand.phase == Phase.KITTY:
+            hand.bury(seat, list(decision))
+        elif hand.phase == Phase.PLAY:
+            played = hand.play(seat, list(decision))
+        else:
+            raise IllegalActionError("the hand is over")
+        self._after_action()
+        return played
+
+    def _after_action(self) -> None:
+        self.messages.extend(narrate(self.hand, self._event_cursor, self.seat_label))
+        self._event_cursor = len(self.hand.events)
+        if self.hand.phase == Phase.DONE:
+            self.match.record(self.hand)
+            self.hand_logs.append(self.hand.to_log())
+            if self.match.winner is not None:
+                team = " and ".join(self.seat_label(s) for s in (self.match.winner, self.match.winner + 2))
+                self.messages.append(f"Match over: {team} win the match.")
+
+    # ------------------------------------------------------------------ hands
+    def _deal(self) -> Hand:
+        hand = self.match.new_hand()
+        self._event_cursor = 0
+        for agent in self.agents:
+            if agent is not None:
+                agent.reset(None)
+        self.hand = hand
+        self.messages.append(f"Hand {len(self.hand_logs) + 1}: levels {hand.team_levels[0]} / "
+                             f"{hand.team_levels[1]}, playing level {hand.level}.")
+        self.messages.extend(narrate(hand, 0, self.seat_label))
+        self._event_cursor = len(hand.events)
+        return hand
+
+    def next_hand(self) -> Hand:
+        """Deal the next hand of the match (only once the current one is over)."""
+        if not self.hand_over:
+            raise IllegalActionError("the current hand is still being played")
+        if self.match_over:
+            raise IllegalActionError("the match is over")
+        return self._deal()
+
+    def hand_log(self, index: int = -1) -> dict[str, Any]:
+        """The JSON log (``Hand.to_log``) of a finished hand; it shows every card, so only finished hands."""
+        if not self.hand_logs:
+            raise IllegalActionError("no hand has finished yet")
+        try:
+            return self.hand_logs[index]
+        except IndexError:
+            raise IllegalActionError(f"no finished hand {index}: {len(self.hand_logs)} finished") from None

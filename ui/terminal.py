@@ -1,0 +1,255 @@
+"""The terminal game: a rich table, cards typed in the project's notation, bids, the kitty, a whole match.
+
+Prompts end in ``> `` and name the decision (``bid>``, ``bury>``, ``play>``,
+``next>``, ``watch>``), so a script can drive the game: ``?`` lists the legal
+plays (numbered, one per line, in the notation to type back), ``hint`` asks
+the hint bot, ``help`` lists the commands. An illegal play is answered with
+the rules' reason and the same prompt again; nothing changes.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from rich.console import Console
+
+from env.bidding import Bid
+from env.cards import format_cards, parse_cards
+from env.errors import IllegalActionError
+from env.game import Phase
+from ui.narrate import bid_text, cards_text, in_display_order
+from ui.session import GameSession
+from ui.terminal_view import screen
+
+HELP = """Commands:
+  SA SA / HT HT H9 ...   play (or bury) these cards: suit S H C D + rank 2-9 T J Q K A (10 ok), LJ, BJ
+  ?                      list legal plays (or the bids you can make)
+  hint                   what the hint bot would do
+  t                      draw the table again
+  log                    everything that happened this session
+  help                   this text
+  q                      quit"""
+
+
+class QuitGame(Exception):  # noqa: N818 - a signal, not an error
+    """The player asked to leave."""
+
+
+class TerminalGame:
+    """Runs a :class:`GameSession` in a terminal until the match ends or the player quits.
+
+    ``input_fn`` reads a line (default :func:`input`); ``auto`` plays watch mode
+    without waiting for Enter, pausing ``delay`` seconds between moves;
+    ``log_dir`` receives each finished hand's JSON log.
+    """
+
+    def __init__(self, session: GameSession, console: Console | None = None,
+                 input_fn: Callable[[str], str] = input, auto: bool = False, delay: float = 0.5,
+                 log_dir: str | Path | None = None, legal_limit: int = 20):
+        self.session = session
+        self.console = console or Console(highlight=False)
+        self.input_fn = input_fn
+        self.auto = auto
+        self.delay = delay
+        self.log_dir = Path(log_dir) if log_dir else None
+        self.legal_limit = legal_limit
+        self._shown = 0
+        self.watching = not session.humans
+
+    # ------------------------------------------------------------------ loop
+    def run(self) -> None:
+        """Play until the match is over (or ``q``)."""
+        try:
+            while True:
+                session = self.session
+                if session.hand_over:
+                    self._hand_over()
+                    if session.match_over:
+                        self._say(f"The match is over after {session.match.hands_played} hand(s). Thanks for playing!")
+                        return
+                    self._ask("next", "Press Enter for the next hand (q to quit)")
+                    session.next_hand()
+                elif session.human_to_act:
+                    self._human_turn()
+                else:
+                    self._ai_turn()
+        except (QuitGame, EOFError, KeyboardInterrupt):
+            self._say("Bye.")
+
+    def _say(self, text: str, style: str | None = None) -> None:
+        self.console.print(text, style=style, markup=False)
+
+    def _news(self) -> None:
+        """Print the session's messages not printed yet."""
+        for line in self.session.messages[self._shown:]:
+            self._say(line, "italic")
+        self._shown = len(self.session.messages)
+
+    def _draw(self) -> None:
+        self._shown = len(self.session.messages)
+        self.console.print(screen(self.session, show_all=self.watching))
+
+    def _read(self, prompt: str) -> str:
+        line = self.input_fn(f"{prompt}> ").strip()
+        if line.lower() in ("q", "quit", "exit"):
+            raise QuitGame
+        return line
+
+    def _ask(self, prompt: str, text: str) -> str:
+        self._say(text, "bold")
+        return self._read(prompt)
+
+    # ------------------------------------------------------------------ agents
+    def _ai_turn(self) -> None:
+        session = self.session
+        seat = session.to_act
+        phase = session.hand.phase
+        decision = session.step_ai()
+        if phase == Phase.PLAY:
+            self._say(f"{session.seat_label(seat)} plays {cards_text(in_display_order(session.hand, decision))}")
+        self._news()
+        if not self.watching:
+            return
+        self._draw()
+        if self.auto:
+            time.sleep(self.delay)
+            return
+        line = self._read("watch").lower()
+        if line == "a":
+            self.auto = True
+
+    # ------------------------------------------------------------------ people
+    def _human_turn(self) -> None:
+        session = self.session
+        self._news()
+        self._draw()
+        seat = session.to_act
+        phase = session.hand.phase
+        while session.to_act == seat and session.hand.phase == phase and not session.hand_over:
+            if phase in (Phase.DEAL, Phase.FINAL_BID):
+                done = self._bid_turn(seat)
+            elif phase == Phase.KITTY:
+                done = self._card_turn(seat, "bury", "Bury 8 cards (type them, ? for a suggestion)")
+            else:
+                lead = session.hand.lead
+                need = "Lead any cards of one suit" if lead is None else f"Play {lead.n} card(s)"
+                done = self._card_turn(seat, "play", f"{need} (? lists legal plays)")
+            if done:
+                return
+
+    def _common(self, line: str) -> bool:
+        """Handle the commands every prompt understands; True when handled."""
+        word = line.lower()
+        if word == "help":
+            self._say(HELP)
+        elif word == "t":
+            self._draw()
+        elif word == "log":
+            for text in self.session.messages:
+                self._say(text)
+        elif word == "":
+            self._say("Type your cards, ? for the legal plays, or help.")
+        else:
+            return False
+        return True
+
+    def _bid_turn(self, seat: int) -> bool:
+        session = self.session
+        options = session.bid_options(seat)
+        level_rank = session.hand.level_rank
+        menu = "  ".join(f"{i}) {bid_text(b)} ({format_cards(b.cards(level_rank))})"
+                         for i, b in enumerate(options, start=1))
+        line = self._ask("bid", f"You may bid: {menu}  p) pass")
+        if line == "?":
+            for i, bid in enumerate(options, start=1):
+                self._say(f"  {i}. {format_cards(bid.cards(level_rank))}")
+            self._say("  p. pass")
+            return False
+        if line.lower() == "hint":
+            suggestion = session.hint(seat)
+            self._say(f"Hint: {'pass' if suggestion is None else bid_text(suggestion)}")
+            return False
+        if self._common(line):
+            return False
+        bid = self._parse_bid(line, options, level_rank)
+        if bid is False:
+            return False
+        try:
+            session.bid(seat, bid)
+        except IllegalActionError as error:
+            self._say(f"Illegal: {error}", "bold red")
+            return False
+        self._say("You pass." if bid is None else f"You bid {bid_text(bid)}.")
+        return True
+
+    def _parse_bid(self, line: str, options: list[Bid], level_rank: int) -> Bid | bool | None:
+        """The bid a line names (``None`` = pass), or ``False`` after explaining why it names none."""
+        if line.lower() in ("p", "pass"):
+            return None
+        if line.isdigit() and 1 <= int(line) <= len(options):
+            return options[int(line) - 1]
+        try:
+            kinds = sorted(parse_cards(line))
+        except ValueError as error:
+            self._say(f"Illegal: {error}", "bold red")
+            return False
+        for bid in options:
+            if sorted(bid.cards(level_rank)) == kinds:
+                return bid
+        self._say(f"Illegal: {line} is not one of the bids you can make now", "bold red")
+        return False
+
+    def _card_turn(self, seat: int, prompt: str, text: str) -> bool:
+        session = self.session
+        line = self._ask(prompt, text)
+        if line == "?":
+            self._list_legal(seat, prompt)
+            return False
+        if line.lower() == "hint":
+            self._say(f"Hint: {format_cards(in_display_order(session.hand, session.hint(seat)))}")
+            return False
+        if self._common(line):
+            return False
+        try:
+            attempted = parse_cards(line)
+            played = session.submit(seat, attempted)
+        except (IllegalActionError, ValueError) as error:
+            self._say(f"Illegal: {error}", "bold red")
+            return False
+        if prompt == "bury":
+            self._say(f"You buried {cards_text(in_display_order(session.hand, attempted))}.")
+        else:
+            if len(played) < len(attempted):
+                self._say("Your throw failed: it can be beaten.", "bold red")
+            self._say(f"You play {cards_text(in_display_order(session.hand, played))}")
+        return True
+
+    def _list_legal(self, seat: int, prompt: str) -> None:
+        session = self.session
+        if prompt == "bury":
+            self._say("Any 8 of your cards; the hint bot would bury:")
+            self._say(f"  1. {format_cards(in_display_order(session.hand, session.hint(seat)))}")
+            return
+        moves = session.legal_plays(seat, self.legal_limit)
+        self._say("Legal plays:" if not moves.truncated else f"Legal plays (the first {len(moves.plays)}):")
+        for i, play in enumerate(moves.plays, start=1):
+            self._say(f"  {i}. {format_cards(in_display_order(session.hand, play))}")
+
+    # ------------------------------------------------------------------ between hands
+    def _hand_over(self) -> None:
+        session = self.session
+        self._news()
+        hand = session.hand
+        self._say(f"Kitty ({session.seat_label(hand.dealer)} buried): {cards_text(in_display_order(hand, hand.kitty))}")
+        levels = session.match.team_levels
+        me = session.perspective
+        self._say(f"Levels now: {session.seat_label(me)} & partner {levels[me % 2]}, "
+                  f"opponents {levels[1 - me % 2]}.", "bold")
+        if self.log_dir is not None:
+            self.log_dir.mkdir(parents=True, exist_ok=True)
+            path = self.log_dir / f"hand_{len(session.hand_logs):03d}.json"
+            path.write_text(json.dumps(session.hand_log(), indent=1))
+            self._say(f"Hand log saved to {path}")
