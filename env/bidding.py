@@ -39,7 +39,9 @@ class Bid(NamedTuple):
             return "LJ pair"
         if self.strength == BIG_JOKER_PAIR:
             return "BJ pair"
-        return f"{'single' if self.strength == SINGLE else 'pair'} {SUITS[self.suit]}"
+        if self.strength in (SINGLE, PAIR) and self.suit in range(len(SUITS)):
+            return f"{'single' if self.strength == SINGLE else 'pair'} {SUITS[self.suit]}"
+        return f"Bid({self.strength!r}, {self.suit!r})"  # not a real bid; named in error messages
 
 
 ALL_BIDS: tuple[Bid, ...] = tuple(

@@ -285,7 +285,10 @@ class Hand:
     def bid(self, seat: int, bid: Bid) -> None:
         """Make a bid at a decision point."""
         self._check_turn(seat, (Phase.DEAL, Phase.FINAL_BID), "bid")
-        bid = Bid(*bid)
+        try:
+            bid = Bid(*bid)
+        except TypeError:
+            raise IllegalActionError(f"a bid is (strength, suit), got {bid!r}") from None
         if bid not in self.bid_options(seat):
             raise IllegalActionError(f"seat {seat} cannot bid {bid} now (options: "
                                      f"{', '.join(map(str, self.bid_options(seat))) or 'none'})")
