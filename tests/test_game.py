@@ -116,7 +116,7 @@ def test_failed_throw_plays_the_forced_component_and_is_public():
     assert hand.hands[0][parse_cards("HA")[0]] == 1  # HA went back to the hand
     assert hand.failed_throws == [(0, tuple(sorted(parse_cards("HA H3"))))]
     assert hand.throws_attempted[0] == hand.throws_failed[0] == 1
-    event = [e for e in hand.events if e["type"] == "throw_failed"][0]
+    event = next(e for e in hand.events if e["type"] == "throw_failed")
     assert event["attempted"] == ["H3", "HA"] and event["played"] == ["H3"] and event["penalty"] == 0
     assert hand.lead.n == 1 and hand.current_player == 1
     with pytest.raises(IllegalActionError):
