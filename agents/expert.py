@@ -23,15 +23,20 @@ Leading
     4. Draw trumps (调主) when long in trump against what is unseen: sure trump
        components first, else a low trump pair or single.
     5. Lead a suit the partner is void in (and can ruff), low.
-    6. Otherwise a low, pointless single from a short plain suit (towards a void).
+    6. Otherwise a low, pointless tractor, else pair, of a plain suit no
+       opponent is known to ruff (it makes the opponents break their pairs;
+       measured +0.06 levels per hand over singles), else a low, pointless
+       single from a short plain suit (towards a void).
 
 Following
     * Partner winning and safe (nobody after can beat it, by counting): feed
-      points (贴分), paying as little keeping value as possible.
+      points (贴分), paying as little keeping value as possible. Also when the
+      partner plays last and is known to ruff this plain suit.
     * Else take the trick with the cheapest play that nobody after us can beat
-      (ruff, or over-ruff (盖毙) an opponent), when the points at stake or a cheap
-      price make it worth it; with points on the table and no sure winner, try
-      the strongest winner. The last trick is worth the kitty as well.
+      (ruff, or over-ruff (盖毙) an opponent) when it gains 5 points or more or
+      costs nothing extra (winning pointless tricks at a price measured worse);
+      with 10 points on the table and no sure winner, try the strongest winner.
+      The last trick is worth the kitty as well (its points times the multiplier).
     * Else discard: no points, low value, no broken pairs, trumps kept.
 
 Everything a decision uses comes from the seat's :class:`~env.view.PlayerView`.

@@ -23,7 +23,7 @@ OVERCALL_SHARE = 0.30
 """A lower bar to overturn an opponents' bid (反主): it also takes their trump away."""
 MIN_CARDS_TO_BID = 6
 """Early in the deal a good share means little: wait for this many cards."""
-VOID_BONUS = 14
+VOID_BONUS = 40
 """Value of a plain suit emptied by the burial: it can be ruffed from the first trick."""
 POINT_WEIGHT = 2
 """Buried points are paid back multiplied if the defenders take the last trick."""
