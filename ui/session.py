@@ -153,6 +153,8 @@ class GameSession:
     def bid(self, seat: int, bid: Bid | None) -> None:
         """A person bids (``None`` passes); raises ``IllegalActionError`` when not allowed."""
         self._check_person(seat)
+        if self.hand.phase not in (Phase.DEAL, Phase.FINAL_BID):
+            raise IllegalActionError(f"cannot {'pass' if bid is None else 'bid'} in phase {self.hand.phase.value}")
         self._apply(seat, bid)
 
     def _composer(self, seat: int) -> PlayComposer:

@@ -1,0 +1,1 @@
+"""The web game: a FastAPI server (:mod:`ui.web.server`) and one static page (``static/``)."""

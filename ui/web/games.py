@@ -1,0 +1,210 @@
+"""One web game: a :class:`GameSession`, its connected browsers, and the task that plays the AI seats.
+
+Everything a browser sends is checked here (after :mod:`ui.web.protocol`)
+against the session, which raises before it changes anything. AI seats move
+on their own, ``ai_delay`` seconds apart (twice that after a trick, so people
+can see it); in watch mode they wait for ``step`` unless ``auto`` is on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any
+
+from fastapi import WebSocket
+
+from env.cards import CARD_NAMES
+from env.errors import IllegalActionError
+from env.game import Phase
+from ui.session import GameSession, Selection
+from ui.web.state import state_json
+
+log = logging.getLogger(__name__)
+
+
+class WebGame:
+    """A game held by the server, shared by every browser connected to it."""
+
+    def __init__(self, game_id: str, session: GameSession, ai_delay: float = 0.7):
+        self.id = game_id
+        self.session = session
+        self.ai_delay = ai_delay
+        self.lock = asyncio.Lock()
+        self.sockets: dict[WebSocket, int | None] = {}
+        self._send_locks: dict[WebSocket, asyncio.Lock] = {}
+        self.selections: dict[int, list[int]] = {}
+        self.auto = False
+        self.version = 0
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task | None = None
+        self.last_active = time.monotonic()
+
+    @property
+    def watch(self) -> bool:
+        """True when no person plays: everyone connected is a spectator with step/auto controls."""
+        return not self.session.humans
+
+    # ------------------------------------------------------------------ connections
+    def attach(self, socket: WebSocket, seat: int | None) -> None:
+        """Register a browser (as a seat or a spectator) and make sure the AI task runs."""
+        self.sockets[socket] = seat
+        self._send_locks[socket] = asyncio.Lock()
+        self.last_active = time.monotonic()
+        if self.task is None or self.task.done():
+            self.task = asyncio.create_task(self._pump())
+        self.wake.set()
+
+    def detach(self, socket: WebSocket) -> None:
+        """Forget a browser; the AI task stops with the last one (the game stays for a reconnect)."""
+        self.sockets.pop(socket, None)
+        self._send_locks.pop(socket, None)
+        self.last_active = time.monotonic()
+        if not self.sockets and self.task is not None:
+            self.task.cancel()
+            self.task = None
+
+    async def send(self, socket: WebSocket, message: dict[str, Any]) -> None:
+        """Send one message to one browser (sends to a socket never interleave)."""
+        lock = self._send_locks.get(socket)
+        if lock is None:
+            return
+        async with lock:
+            with contextlib.suppress(RuntimeError, OSError):
+                await socket.send_json(message)
+
+    def state_for(self, seat: int | None) -> dict[str, Any]:
+        """The state message for one viewer."""
+        state = state_json(self.id, self.session, seat, self._selection(seat), self.auto, self.version)
+        state["ai_delay"] = self.ai_delay
+        return state
+
+    async def send_state(self, socket: WebSocket) -> None:
+        """Send a browser its current state."""
+        await self.send(socket, self.state_for(self.sockets.get(socket)))
+
+    async def broadcast(self) -> None:
+        """Send every browser its state."""
+        for socket in list(self.sockets):
+            await self.send_state(socket)
+
+    def _selection(self, seat: int | None) -> Selection | None:
+        session = self.session
+        if seat is None or session.to_act != seat or not session.human_to_act or \
+                session.hand.phase not in (Phase.KITTY, Phase.PLAY):
+            return None
+        try:
+            return session.selection(seat, self.selections.get(seat, []))
+        except IllegalActionError:
+            self.selections[seat] = []
+            return session.selection(seat, [])
+
+    # ------------------------------------------------------------------ messages
+    async def handle(self, socket: WebSocket, message: dict[str, Any]) -> None:
+        """Apply one validated message from ``socket``; raises ``IllegalActionError`` when not allowed."""
+        seat = self.sockets.get(socket)
+        kind = message["type"]
+        self.last_active = time.monotonic()
+        if kind == "state":
+            await self.send_state(socket)
+            return
+        async with self.lock:
+            changed = self._apply(seat, kind, message)
+            if kind == "hint":
+                await self.send(socket, self._hint(seat))
+                return
+        if changed:
+            self.version += 1
+            await self.broadcast()
+            self.wake.set()
+        else:
+            await self.send_state(socket)
+
+    def _apply(self, seat: int | None, kind: str, message: dict[str, Any]) -> bool:
+        """Change the game for one message; True when every browser must hear of it."""
+        session = self.session
+        if kind in ("step", "auto"):
+            if not self.watch:
+                raise IllegalActionError(f"'{kind}' is for watch mode; people play in this game")
+            if kind == "auto":
+                self.auto = message["on"]
+                return True
+            if session.hand_over:
+                session.next_hand()
+            else:
+                session.step_ai()
+            return True
+        if kind == "next_hand":
+            if seat is None and not self.watch:
+                raise IllegalActionError("spectators cannot deal the next hand")
+            session.next_hand()
+            return True
+        if seat is None:
+            raise IllegalActionError("you watch this game: spectators cannot act")
+        if kind == "hint":
+            if session.to_act != seat:
+                raise IllegalActionError("it is not your turn")
+            return False
+        if kind == "select":
+            self.selections[seat] = list(session.selection(seat, message["cards"]).cards)
+            return False
+        if kind in ("play", "bury"):
+            wanted = Phase.PLAY if kind == "play" else Phase.KITTY
+            if session.hand.phase != wanted:
+                raise IllegalActionError(f"cannot {kind} in phase {session.hand.phase.value}")
+            session.submit(seat, message["cards"])
+            self.selections.pop(seat, None)
+            return True
+        if kind == "pass":
+            session.bid(seat, None)
+            return True
+        options = session.bid_options(seat)
+        index = message["index"]
+        if not 0 <= index < len(options):
+            raise IllegalActionError(f"no bid {index}: you have {len(options)} bid option(s) now")
+        session.bid(seat, options[index])
+        return True
+
+    def _hint(self, seat: int) -> dict[str, Any]:
+        session = self.session
+        decision = session.hint(seat)
+        if session.hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+            options = session.bid_options(seat)
+            return {"type": "hint", "bid": None if decision is None else options.index(decision), "cards": []}
+        return {"type": "hint", "bid": None, "cards": [CARD_NAMES[k] for k in decision]}
+
+    # ------------------------------------------------------------------ the AI seats
+    def _pause(self) -> float | None:
+        """Seconds to wait before the next automatic move, ``None`` when none is due."""
+        session = self.session
+        if session.ai_to_act and (not self.watch or self.auto):
+            hand = session.hand
+            trick_just_won = hand.phase == Phase.PLAY and not hand.trick_plays and hand.tricks
+            return self.ai_delay * (2 if trick_just_won else 1)
+        if self.watch and self.auto and session.hand_over and not session.match_over:
+            return self.ai_delay * 5
+        return None
+
+    async def _pump(self) -> None:
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            while (pause := self._pause()) is not None:
+                await asyncio.sleep(pause)
+                async with self.lock:
+                    if self._pause() is None:
+                        break
+                    try:
+                        if self.session.hand_over:
+                            self.session.next_hand()
+                        else:
+                            self.session.step_ai()
+                    except Exception as error:  # an agent's bug must not kill the game silently
+                        log.exception("AI move failed in game %s", self.id)
+                        for socket in list(self.sockets):
+                            await self.send(socket, {"type": "error", "message": f"AI move failed: {error}"})
+                        break
+                    self.version += 1
+                await self.broadcast()

@@ -1,0 +1,70 @@
+"""Messages a browser may send over a game's WebSocket, and their validation.
+
+Every message is one JSON object with a ``type``:
+
+==============  ==========================================  ===============================
+``type``        fields                                      effect
+==============  ==========================================  ===============================
+``state``       none                                        the current state is sent back
+``select``      ``cards``: list of card names               check a partial selection; the
+                                                            state says which cards may be added
+``play``        ``cards``                                   play them (phase play)
+``bury``        ``cards``: 8 card names                     bury the kitty (phase kitty)
+``bid``         ``index``: position in ``bid_options``      bid
+``pass``        none                                        pass (bidding)
+``hint``        none                                        the hint bot's suggestion
+``next_hand``   none                                        deal the next hand of the match
+``step``        none                                        watch mode: one AI move
+``auto``        ``on``: bool                                watch mode: play on by itself
+==============  ==========================================  ===============================
+
+Anything else gets ``{"type": "error", "message": ...}`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+MAX_MESSAGE_BYTES = 4096
+MAX_CARDS = 40
+MESSAGE_TYPES = ("state", "select", "play", "bury", "bid", "pass", "hint", "next_hand", "step", "auto")
+
+
+class ProtocolError(ValueError):
+    """A message that is not valid JSON of the protocol; the game is not touched."""
+
+
+def parse_message(text: str | bytes | None) -> dict[str, Any]:
+    """Decode and validate one message; raises :class:`ProtocolError` saying what is wrong."""
+    if text is None:
+        raise ProtocolError("empty message")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ProtocolError("a message must be UTF-8 JSON text") from None
+    if len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
+        raise ProtocolError(f"message longer than {MAX_MESSAGE_BYTES} bytes")
+    try:
+        message = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ProtocolError(f"malformed JSON: {error.msg}") from None
+    if not isinstance(message, dict):
+        raise ProtocolError("a message must be a JSON object with a 'type'")
+    kind = message.get("type")
+    if kind not in MESSAGE_TYPES:
+        raise ProtocolError(f"unknown message type {kind!r}; expected one of {', '.join(MESSAGE_TYPES)}")
+    if kind in ("select", "play", "bury"):
+        cards = message.get("cards")
+        if not isinstance(cards, list) or not all(isinstance(c, str) and len(c) <= 4 for c in cards):
+            raise ProtocolError(f"'{kind}' needs 'cards': a list of card names such as [\"SA\", \"SA\"]")
+        if len(cards) > MAX_CARDS:
+            raise ProtocolError(f"at most {MAX_CARDS} cards in a message")
+    if kind == "bid":
+        index = message.get("index")
+        if not isinstance(index, int) or isinstance(index, bool):
+            raise ProtocolError("'bid' needs 'index': the position of the bid in bid_options")
+    if kind == "auto" and not isinstance(message.get("on"), bool):
+        raise ProtocolError("'auto' needs 'on': true or false")
+    return message

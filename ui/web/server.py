@@ -1,0 +1,188 @@
+"""The web game: a FastAPI app serving one static page, a WebSocket per game, and hand logs.
+
+Routes:
+
+* ``GET /``: the page (``ui/web/static/index.html``); ``/static/...`` its script and style.
+* ``GET /api/options``: the seat choices a browser may offer and the defaults.
+* ``POST /api/games``: a new game ``{"seats": [4 specs], "watch": bool, "seed": int|null,
+  "episode": "match"|"hand"}`` (all optional) -> ``{"id", "seats"}``.
+* ``GET /api/games``: the games held.
+* ``GET /api/games/{id}/log?hand=N``: the JSON log of finished hand N (1-based; default the
+  last), as a download. Only finished hands: a log shows every card.
+* ``WS /ws/{id}?seat=N``: the game's messages (:mod:`ui.web.protocol`); ``seat`` defaults to
+  the game's first human seat, a spectator without one.
+
+A browser may choose only ``human``, ``ai``, the bot names and the checkpoints found
+in the checkpoint folder: never an arbitrary path (a checkpoint file can run code).
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fastapi import Body, FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from env.errors import IllegalActionError
+from ui.seats import DEFAULT_AI, HUMAN, resolve_seats
+from ui.session import GameSession
+from ui.web.games import WebGame
+from ui.web.protocol import ProtocolError, parse_message
+
+STATIC = Path(__file__).parent / "static"
+KNOWN_BOTS = ("expert", "greedy", "random")
+
+
+@dataclass
+class WebSettings:
+    """How the server makes games (from ``conf/play.yaml``'s top level and ``web`` group)."""
+
+    seats: tuple[str, ...] = (HUMAN, DEFAULT_AI, DEFAULT_AI, DEFAULT_AI)
+    watch: bool = False
+    seed: int | None = None
+    episode: str = "match"
+    max_hands: int = 200
+    rules: dict[str, Any] = field(default_factory=dict)
+    checkpoint_dir: str = "checkpoints"
+    hint_bot: str = "greedy"
+    ai_delay: float = 0.7
+    max_games: int = 64
+
+
+def _bots() -> list[str]:
+    try:
+        from agents.registry import BOTS
+    except ImportError:
+        return ["random"]
+    return sorted(BOTS, key=lambda b: (KNOWN_BOTS.index(b) if b in KNOWN_BOTS else len(KNOWN_BOTS), b))
+
+
+def _checkpoints(directory: str) -> list[str]:
+    root = Path(directory)
+    return sorted(str(p) for p in root.glob("*.pt")) if root.is_dir() else []
+
+
+def create_app(settings: WebSettings | None = None) -> FastAPI:
+    """The app, holding its games in memory."""
+    settings = settings or WebSettings()
+    app = FastAPI(title="ShengjiZero", docs_url=None, redoc_url=None)
+    app.state.settings = settings
+    games: dict[str, WebGame] = {}
+    app.state.games = games
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    def allowed_specs() -> set[str]:
+        return {HUMAN, DEFAULT_AI, *_bots(), *_checkpoints(settings.checkpoint_dir)}
+
+    def new_game(body: dict[str, Any]) -> WebGame:
+        if not isinstance(body, dict):
+            raise HTTPException(400, "the body must be a JSON object")
+        seats = body.get("seats") or list(settings.seats)
+        watch = body.get("watch", settings.watch)
+        seed = body.get("seed", settings.seed)
+        episode = body.get("episode", settings.episode)
+        if not isinstance(seats, list) or len(seats) != 4 or not all(isinstance(s, str) for s in seats):
+            raise HTTPException(400, "seats must be a list of 4 names")
+        unknown = [s for s in seats if s not in allowed_specs()]
+        if unknown:
+            raise HTTPException(400, f"unknown seat(s) {unknown}: choose from {sorted(allowed_specs())}")
+        if not isinstance(watch, bool):
+            raise HTTPException(400, "watch must be true or false")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
+            raise HTTPException(400, "seed must be a non-negative integer or null")
+        if episode not in ("match", "hand"):
+            raise HTTPException(400, "episode must be 'match' or 'hand'")
+        if watch:
+            seats = [DEFAULT_AI if s == HUMAN else s for s in seats]
+        specs = resolve_seats(seats, settings.checkpoint_dir)
+        seed = random.randrange(10**9) if seed is None else seed
+        session = GameSession(specs, seed=seed, rules=settings.rules, episode=episode,
+                              max_hands=settings.max_hands, hint_bot=settings.hint_bot)
+        game = WebGame(uuid.uuid4().hex[:10], session, settings.ai_delay)
+        _make_room(games, settings.max_games)
+        games[game.id] = game
+        return game
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/api/options")
+    def options() -> dict[str, Any]:
+        return {"bots": _bots(), "checkpoints": _checkpoints(settings.checkpoint_dir),
+                "default_seats": list(settings.seats), "watch": settings.watch}
+
+    @app.post("/api/games")
+    def create(body: dict[str, Any] = Body(default_factory=dict)) -> dict[str, Any]:  # noqa: B008 - FastAPI style
+        game = new_game(body)
+        return {"id": game.id, "seats": game.session.seats, "seed": game.session.seed}
+
+    @app.get("/api/games")
+    def list_games() -> list[dict[str, Any]]:
+        return [{"id": g.id, "seats": g.session.seats, "hand": g.session.hand_number,
+                 "over": g.session.match_over, "connected": len(g.sockets)} for g in games.values()]
+
+    @app.get("/api/games/{game_id}/log")
+    def hand_log(game_id: str, hand: int = 0) -> JSONResponse:
+        game = games.get(game_id)
+        if game is None:
+            raise HTTPException(404, f"no game {game_id!r}")
+        logs = game.session.hand_logs
+        if not logs:
+            raise HTTPException(409, "no hand has finished yet (a running hand's log would show every card)")
+        number = hand or len(logs)
+        if not 1 <= number <= len(logs):
+            raise HTTPException(404, f"no finished hand {number}: {len(logs)} finished")
+        name = f"shengji_{game_id}_hand{number}.json"
+        return JSONResponse(logs[number - 1], headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    @app.websocket("/ws/{game_id}")
+    async def play(socket: WebSocket, game_id: str) -> None:
+        await socket.accept()
+        game = games.get(game_id)
+        seat, problem = _seat_of(game, socket.query_params.get("seat"))
+        if game is None or problem:
+            await socket.send_json({"type": "error", "message": problem or f"no game {game_id!r}"})
+            await socket.close(code=4404)
+            return
+        game.attach(socket, seat)
+        try:
+            await game.send_state(socket)
+            while True:
+                text = await socket.receive_text()
+                try:
+                    await game.handle(socket, parse_message(text))
+                except (ProtocolError, IllegalActionError) as error:
+                    await game.send(socket, {"type": "error", "message": str(error)})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            game.detach(socket)
+
+    return app
+
+
+def _seat_of(game: WebGame | None, text: str | None) -> tuple[int | None, str | None]:
+    """The seat a connection plays (``None``: spectator) and a problem, if any."""
+    if game is None:
+        return None, None
+    humans = game.session.humans
+    if text is None or text == "":
+        return (humans[0] if humans else None), None
+    if text == "watch":
+        return None, None
+    if not text.isdigit() or int(text) not in humans:
+        return None, f"seat {text!r} is not a human seat of this game (human seats: {humans})"
+    return int(text), None
+
+
+def _make_room(games: dict[str, WebGame], max_games: int) -> None:
+    """Drop the least recently used unconnected games beyond ``max_games - 1``."""
+    idle = sorted((g for g in games.values() if not g.sockets), key=lambda g: g.last_active)
+    while len(games) >= max_games and idle:
+        games.pop(idle.pop(0).id)

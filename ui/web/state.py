@@ -1,0 +1,95 @@
+"""The JSON a browser receives: one seat's view of a :class:`ui.session.GameSession`.
+
+A player's state holds their own cards only; the other seats show how many
+cards they hold. A spectator of a game without people (watch mode) sees every
+hand. Cards are ``{"c": "SA", "t": true}`` objects: the ASCII name and whether
+the card is trump, in the order the hand is shown (trump first, strongest first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from env.cards import CARD_NAMES, SUITS
+from env.game import Phase, team_of
+from ui.narrate import bid_text, display_context, in_display_order, score_text, trump_text
+from ui.seats import display_name, orientation
+from ui.session import GameSession, Selection
+
+POSITIONS = ("south", "east", "north", "west")
+RECENT_MESSAGES = 8
+
+
+def cards_json(session: GameSession, kinds: Iterable[int]) -> list[dict[str, Any]]:
+    """Cards in display order as ``{"c": name, "t": is_trump}``."""
+    ctx = display_context(session.hand)
+    return [{"c": CARD_NAMES[k], "t": bool(ctx.is_trump[k])} for k in in_display_order(session.hand, kinds)]
+
+
+def _trick_json(session: GameSession, leader: int, plays: Iterable[Iterable[int]]) -> list[dict[str, Any]]:
+    return [{"seat": (leader + i) % 4, "cards": cards_json(session, play)} for i, play in enumerate(plays)]
+
+
+def _seats_json(session: GameSession, perspective: int) -> list[dict[str, Any]]:
+    hand = session.hand
+    return [{"seat": seat, "label": session.seat_label(seat), "name": display_name(spec),
+             "human": spec == "human", "cards": hand.hand_sizes[seat], "team": team_of(seat),
+             "position": POSITIONS[(seat - perspective) % 4], "compass": orientation(seat, perspective),
+             "dealer": hand.dealer == seat}
+            for seat, spec in enumerate(session.seats)]
+
+
+def _result_json(session: GameSession) -> dict[str, Any] | None:
+    result = session.hand.result
+    if result is None:
+        return None
+    return {"defender_points": result.defender_points, "trick_points": result.trick_points,
+            "kitty": cards_json(session, session.hand.kitty), "kitty_points": result.kitty_points,
+            "kitty_multiplier": result.kitty_multiplier, "kitty_bonus": result.kitty_bonus,
+            "winner": result.winner, "levels": result.levels, "next_dealer": result.next_dealer,
+            "summary": score_text(session.hand, session.seat_label)}
+
+
+def state_json(game_id: str, session: GameSession, seat: int | None, selection: Selection | None,
+               auto: bool = False, version: int = 0) -> dict[str, Any]:
+    """The state message for a viewer (``seat`` ``None``: a spectator)."""
+    hand = session.hand
+    perspective = session.perspective if seat is None else seat
+    see_all = not session.humans
+    your_turn = seat is not None and session.to_act == seat and session.is_human(seat)
+    state: dict[str, Any] = {
+        "type": "state", "game": game_id, "version": version, "you": seat, "watch": see_all, "auto": auto,
+        "phase": hand.phase.value, "to_act": session.to_act, "your_turn": your_turn,
+        "hand_number": session.hand_number, "seats": _seats_json(session, perspective),
+        "dealer": hand.dealer, "level": hand.level, "team_levels": list(session.match.team_levels),
+        "hand_team_levels": list(hand.team_levels),
+        "trump": trump_text(hand), "trump_suit": SUITS[hand.ctx.trump_suit] if hand.ctx and
+        hand.ctx.trump_suit is not None else None,
+        "defender_points": hand.defender_points, "team_points": list(hand.trick_points),
+        "trick_number": min(len(hand.tricks) + 1, 25), "tricks_played": len(hand.tricks),
+        "trick": _trick_json(session, hand.leader, hand.trick_plays) if hand.phase == Phase.PLAY else [],
+        "last_trick": None, "messages": session.messages[-RECENT_MESSAGES:],
+        "hand": cards_json(session, hand.hand_cards(seat)) if seat is not None else [],
+        "hands": {str(s): cards_json(session, hand.hand_cards(s)) for s in range(4)} if see_all else {},
+        "bid_options": [], "standing_bid": None, "selection": None,
+        "result": _result_json(session), "logs": len(session.hand_logs),
+        "match": {"hands_played": session.match.hands_played, "winner": session.match.winner,
+                  "over": session.match_over},
+    }
+    if hand.tricks:
+        last = hand.tricks[-1]
+        state["last_trick"] = {"plays": _trick_json(session, last.leader, last.plays), "winner": last.winner,
+                               "points": last.points}
+    if hand.standing is not None:
+        state["standing_bid"] = {"seat": hand.standing.seat, "text": bid_text(hand.standing.bid)}
+    if your_turn and hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+        state["bid_options"] = [{"index": i, "text": bid_text(b), "cards": [CARD_NAMES[k] for k in
+                                                                          b.cards(hand.level_rank)]}
+                                for i, b in enumerate(session.bid_options(seat))]
+    if your_turn and selection is not None:
+        state["selection"] = {"cards": [CARD_NAMES[k] for k in selection.cards],
+                              "addable": [CARD_NAMES[k] for k in selection.addable],
+                              "complete": selection.complete, "needed": selection.needed,
+                              "action": "bury" if hand.phase == Phase.KITTY else "play"}
+    return state

@@ -1,0 +1,398 @@
+// ShengjiZero's web table: renders the server's state, sends the player's choices.
+// The server holds the game and checks every message; this page only draws and asks.
+"use strict";
+
+const SUITS = { S: "♠", H: "♥", C: "♣", D: "♦" };
+const RED_SUITS = new Set(["H", "D"]);
+const $ = (id) => document.getElementById(id);
+
+let socket = null;
+let gameId = null;
+let state = null;          // the last state drawn
+let queue = [];            // states waiting for an animation to finish
+let animating = false;
+let shownPlays = new Set(); // plays already animated into the trick
+let toastTimer = null;
+
+// ------------------------------------------------------------------ helpers
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function sleep(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
+
+function pace() {
+  // Animation times follow the server's AI delay (fast tables animate fast).
+  const delay = state && typeof state.ai_delay === "number" ? state.ai_delay : 0.7;
+  return Math.max(0.08, Math.min(1, delay / 0.7));
+}
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+function toast(text) {
+  const box = $("toast");
+  box.textContent = text;
+  box.classList.remove("hidden");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => box.classList.add("hidden"), 3500);
+}
+
+function suitHtml(letter) {
+  const span = el("span", RED_SUITS.has(letter) ? "suit-red" : "", SUITS[letter]);
+  return span.outerHTML;
+}
+
+// A card drawn in CSS: {c: "SA", t: is_trump}.
+function cardEl(card, small) {
+  const name = card.c;
+  const node = el("div", "card" + (small ? " small" : ""));
+  node.dataset.card = name;
+  if (card.t) node.classList.add("trump");
+  if (name === "BJ" || name === "LJ") {
+    node.classList.add("joker");
+    if (name === "BJ") node.classList.add("red");
+    node.append(el("span", "corner", "JOKER"), el("span", "pip", name === "BJ" ? "♛" : "♕"));
+    node.title = name === "BJ" ? "big joker (BJ)" : "little joker (LJ)";
+    return node;
+  }
+  const suit = name[0];
+  const rank = name.slice(1) === "T" ? "10" : name.slice(1);
+  if (RED_SUITS.has(suit)) node.classList.add("red");
+  const corner = el("span", "corner", rank);
+  corner.append(el("span", "s", SUITS[suit]));
+  node.append(corner, el("span", "pip", SUITS[suit]));
+  node.title = name;
+  return node;
+}
+
+function cardsRow(cards, small, className) {
+  const row = el("div", className || "fan");
+  for (const card of cards) row.append(cardEl(card, small));
+  return row;
+}
+
+function seatByNumber(number) { return state.seats[number]; }
+function shortName(seat) { return seat.label === "You" ? "You" : seat.compass; }
+
+// ------------------------------------------------------------------ drawing
+function drawSeats() {
+  for (const seat of state.seats) {
+    const box = document.querySelector(`.seat.${seat.position}`);
+    box.replaceChildren();
+    const plate = el("div", "plate" + (state.to_act === seat.seat ? " to-act" : ""));
+    const who = el("div", "who", seat.label);
+    if (seat.dealer) who.append(el("span", "badge dealer", "dealer"));
+    plate.append(who, el("div", "meta", `${seat.cards} cards · team ${seat.team === 0 ? "A" : "B"}`));
+    const faceUp = state.hands[String(seat.seat)];
+    if (seat.position !== "south") {
+      if (faceUp) {
+        box.append(plate, cardsRow(faceUp, true));
+      } else {
+        const backs = el("div", "backs");
+        for (let i = 0; i < Math.min(seat.cards, 10); i += 1) backs.append(el("div", "card back"));
+        box.append(seat.position === "north" ? plate : plate, backs);
+      }
+    } else {
+      box.append(plate);
+    }
+  }
+}
+
+function positionOf(seatNumber) { return seatByNumber(seatNumber).position; }
+
+function drawTrick(plays, winner) {
+  const trick = $("trick");
+  trick.classList.remove("collect", "to-north", "to-south", "to-east", "to-west");
+  for (const slot of trick.querySelectorAll(".slot")) {
+    slot.replaceChildren();
+    slot.className = `slot ${slot.dataset.position}`;
+  }
+  for (const play of plays) {
+    const position = positionOf(play.seat);
+    const slot = trick.querySelector(`.slot.${position}`);
+    const key = `${state.hand_number}:${state.tricks_played}:${play.seat}:${play.cards.map((c) => c.c).join(",")}`;
+    for (const card of play.cards) slot.append(cardEl(card, false));
+    if (!shownPlays.has(key) && winner === undefined) {
+      shownPlays.add(key);
+      slot.classList.add("fresh", `from-${position}`);
+    }
+    if (winner === play.seat) slot.classList.add("winner");
+  }
+}
+
+function drawScore() {
+  const me = state.you === null ? 0 : state.you;
+  for (const team of [0, 1]) {
+    const row = $(`team-${team}`);
+    const members = state.seats.filter((s) => s.team === team).map(shortName).join(" & ");
+    row.querySelector(".team-name").textContent = members;
+    row.querySelector(".team-level").textContent = state.team_levels[team] === "T" ? "10" : state.team_levels[team];
+    row.classList.toggle("us", team === me % 2);
+  }
+  $("defender-points").textContent = state.defender_points;
+  $("points-bar").style.width = `${Math.max(0, Math.min(100, state.defender_points / 2))}%`;
+  const trump = state.trump_suit ? `${suitHtml(state.trump_suit)} ${state.trump}` : state.trump;
+  $("fact-trump").innerHTML = trump;
+  $("fact-level").textContent = state.level === "T" ? "10" : state.level;
+  $("fact-dealer").textContent = state.dealer === null ? "being bid" : seatByNumber(state.dealer).label;
+  $("fact-trick").textContent = state.phase === "play" ? `${state.trick_number} / 25` : state.phase;
+  const last = $("last-trick");
+  last.replaceChildren();
+  if (state.last_trick) {
+    for (const play of state.last_trick.plays) {
+      const row = el("div", "row" + (play.seat === state.last_trick.winner ? " won" : ""));
+      row.append(el("span", "name", shortName(seatByNumber(play.seat))), cardsRow(play.cards, true));
+      last.append(row);
+    }
+    last.append(el("div", "row", `won by ${seatByNumber(state.last_trick.winner).label}, +${state.last_trick.points}`));
+  } else {
+    last.append(el("div", "row", "none yet"));
+  }
+  const list = $("messages");
+  list.replaceChildren(...state.messages.map((m) => el("li", "", m)));
+  list.parentElement.scrollTop = list.parentElement.scrollHeight;
+  $("status-line").textContent = `Hand ${state.hand_number} · level ${state.level === "T" ? "10" : state.level} · trump: ${state.trump}`
+    + (state.watch ? " · watching" : "");
+}
+
+function selectionCounts() {
+  const counts = new Map();
+  for (const name of (state.selection ? state.selection.cards : [])) counts.set(name, (counts.get(name) || 0) + 1);
+  return counts;
+}
+
+function drawHand() {
+  const hand = $("hand");
+  hand.replaceChildren();
+  const cards = state.watch ? (state.hands[String(state.seats.find((s) => s.position === "south").seat)] || []) : state.hand;
+  const selection = state.selection;
+  const left = selectionCounts();
+  const addable = new Set(selection ? selection.addable : []);
+  let group = null;
+  cards.forEach((card) => {
+    const node = cardEl(card, false);
+    const cardGroup = card.t ? "trump" : card.c[0];
+    if (group !== null && cardGroup !== group) node.classList.add("gap");
+    group = cardGroup;
+    if (selection) {
+      if (left.get(card.c)) {
+        left.set(card.c, left.get(card.c) - 1);
+        node.classList.add("selected");
+        node.addEventListener("click", () => toggle(card.c, false));
+      } else if (addable.has(card.c)) {
+        node.classList.add("playable");
+        node.addEventListener("click", () => toggle(card.c, true));
+      } else {
+        node.classList.add("disabled");
+      }
+    }
+    hand.append(node);
+  });
+  const submit = $("submit");
+  submit.disabled = !(selection && selection.complete);
+  submit.textContent = selection && selection.action === "bury" ? "Bury" : "Play";
+  $("clear").disabled = !(selection && selection.cards.length);
+  $("hint").disabled = !state.your_turn;
+}
+
+function toggle(name, add) {
+  const cards = state.selection ? [...state.selection.cards] : [];
+  if (add) {
+    cards.push(name);
+  } else {
+    cards.splice(cards.lastIndexOf(name), 1);
+  }
+  send({ type: "select", cards });
+}
+
+function drawPrompt() {
+  let text;
+  const toAct = state.to_act === null ? null : seatByNumber(state.to_act);
+  if (state.result) {
+    text = state.match.over ? "The match is over." : "Hand over: see the score.";
+  } else if (state.your_turn && state.phase === "kitty") {
+    text = `You are the dealer: bury 8 cards (${state.selection ? state.selection.cards.length : 0} selected).`;
+  } else if (state.your_turn && state.phase === "play") {
+    const need = state.selection && state.selection.needed;
+    text = need ? `Your turn: follow with ${need} card${need > 1 ? "s" : ""}.` : "Your lead: pick cards of one suit, then Play.";
+  } else if (state.your_turn) {
+    text = "Declare trump, or pass.";
+  } else if (toAct) {
+    text = state.watch && !state.auto ? `${toAct.label} to act: press Step or Auto play.` : `Waiting for ${toAct.label}…`;
+  } else {
+    text = "";
+  }
+  $("prompt").textContent = text;
+}
+
+function drawPanels() {
+  const bidding = state.your_turn && (state.phase === "deal" || state.phase === "final_bid");
+  $("bid-panel").classList.toggle("hidden", !bidding);
+  if (bidding) {
+    const standing = state.standing_bid;
+    $("bid-note").textContent = standing ? `Standing: ${standing.text} by ${seatByNumber(standing.seat).label}.` : "Nobody has declared yet.";
+    const buttons = $("bid-buttons");
+    buttons.replaceChildren();
+    for (const option of state.bid_options) {
+      const button = el("button", "bid", `${option.text} (${option.cards.join(" ")})`);
+      button.type = "button";
+      button.dataset.index = option.index;
+      button.addEventListener("click", () => send({ type: "bid", index: option.index }));
+      buttons.append(button);
+    }
+    const pass = el("button", "ghost pass", "Pass");
+    pass.type = "button";
+    pass.addEventListener("click", () => send({ type: "pass" }));
+    buttons.append(pass);
+  }
+  const result = state.result;
+  $("result-panel").classList.toggle("hidden", !result);
+  if (result) {
+    $("result-title").textContent = state.match.over ? "Match over" : `Hand ${state.hand_number} over`;
+    $("result-summary").textContent = result.summary;
+    $("result-points").textContent = result.defender_points;
+    $("result-kitty-points").textContent = `${result.kitty_points} pts × ${result.kitty_multiplier}` +
+      (result.kitty_bonus ? ` → +${result.kitty_bonus}` : " (not won)");
+    $("result-kitty").replaceChildren(...result.kitty.map((c) => cardEl(c, true)));
+    $("result-log").href = `/api/games/${gameId}/log?hand=${state.logs}`;
+    $("next-hand").classList.toggle("hidden", state.match.over);
+  }
+  const log = $("download-log");
+  log.classList.toggle("hidden", !state.logs);
+  log.href = `/api/games/${gameId}/log?hand=${state.logs}`;
+  $("watch-controls").classList.toggle("hidden", !state.watch);
+  $("auto").textContent = state.auto ? "Pause" : "Auto play";
+  $("step").disabled = state.auto;
+}
+
+function draw() {
+  drawSeats();
+  drawTrick(state.trick);
+  drawScore();
+  drawHand();
+  drawPrompt();
+  drawPanels();
+  document.body.dataset.phase = state.phase;
+  document.body.dataset.yourTurn = state.your_turn ? "yes" : "no";
+  document.body.dataset.version = state.version;
+}
+
+// ------------------------------------------------------------------ the state queue and animations
+async function showFinishedTrick(next) {
+  const previous = state;
+  state = next;
+  drawSeats();
+  drawTrick(next.last_trick.plays, next.last_trick.winner);
+  $("trick-note").textContent = `${seatByNumber(next.last_trick.winner).label} win${seatByNumber(next.last_trick.winner).label === "You" ? "" : "s"} +${next.last_trick.points}`;
+  await sleep(1100 * pace());
+  const trick = $("trick");
+  trick.style.setProperty("--anim", `${Math.round(350 * pace())}ms`);
+  trick.classList.add("collect", `to-${positionOf(next.last_trick.winner)}`);
+  await sleep(380 * pace());
+  $("trick-note").textContent = "";
+  return previous;
+}
+
+async function pump() {
+  if (animating) return;
+  animating = true;
+  try {
+    while (queue.length) {
+      const next = queue.shift();
+      const finishedTrick = state && next.hand_number === state.hand_number && next.tricks_played > state.tricks_played
+        && next.last_trick;
+      if (finishedTrick) await showFinishedTrick(next);
+      state = next;
+      draw();
+    }
+  } finally {
+    animating = false;
+  }
+}
+
+function onMessage(event) {
+  const message = JSON.parse(event.data);
+  if (message.type === "state") {
+    queue.push(message);
+    pump();
+  } else if (message.type === "error") {
+    toast(message.message);
+  } else if (message.type === "hint") {
+    if (message.cards.length) {
+      send({ type: "select", cards: message.cards });
+    } else {
+      const target = message.bid === null ? document.querySelector("#bid-buttons .pass")
+        : document.querySelector(`#bid-buttons [data-index="${message.bid}"]`);
+      if (target) target.classList.add("suggested");
+      toast(message.bid === null ? "Hint: pass." : `Hint: ${target ? target.textContent : "bid"}.`);
+    }
+  }
+}
+
+// ------------------------------------------------------------------ connecting and the lobby
+function connect(id, seat) {
+  gameId = id;
+  state = null;
+  queue = [];
+  shownPlays = new Set();
+  $("lobby").classList.add("hidden");
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const query = seat === null || seat === undefined ? "" : `?seat=${encodeURIComponent(seat)}`;
+  socket = new WebSocket(`${scheme}://${location.host}/ws/${id}${query}`);
+  socket.addEventListener("message", onMessage);
+  socket.addEventListener("close", () => toast("Disconnected from the table."));
+}
+
+async function openLobby() {
+  const options = await (await fetch("/api/options")).json();
+  for (const id of ["seat-1", "seat-2"]) {
+    const select = $(id);
+    select.replaceChildren();
+    const choices = [["ai", "Default AI"], ...options.bots.map((b) => [b, `${b} bot`]), ...options.checkpoints.map((c) => [c, c])];
+    for (const [value, label] of choices) select.append(new Option(label, value));
+  }
+  $("lobby").classList.remove("hidden");
+}
+
+async function startGame(event) {
+  event.preventDefault();
+  const watch = document.querySelector("input[name=mode]:checked").value === "watch";
+  const partner = $("seat-2").value;
+  const opponents = $("seat-1").value;
+  const seed = $("seed").value === "" ? null : Number($("seed").value);
+  const body = { seats: [watch ? partner : "human", opponents, partner, opponents], watch, seed, episode: $("episode").value };
+  const response = await fetch("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const created = await response.json();
+  if (!response.ok) {
+    toast(created.detail || "could not create the game");
+    return;
+  }
+  location.hash = `game=${created.id}`;
+  connect(created.id, null);
+}
+
+function init() {
+  $("lobby-form").addEventListener("submit", startGame);
+  $("new-game").addEventListener("click", openLobby);
+  $("submit").addEventListener("click", () => {
+    if (state && state.selection) send({ type: state.selection.action, cards: state.selection.cards });
+  });
+  $("clear").addEventListener("click", () => send({ type: "select", cards: [] }));
+  $("hint").addEventListener("click", () => send({ type: "hint" }));
+  $("next-hand").addEventListener("click", () => send({ type: "next_hand" }));
+  $("step").addEventListener("click", () => send({ type: "step" }));
+  $("auto").addEventListener("click", () => send({ type: "auto", on: !(state && state.auto) }));
+  const params = new URLSearchParams(location.hash.slice(1));
+  if (params.get("game")) {
+    connect(params.get("game"), params.get("seat"));
+  } else {
+    openLobby();
+  }
+}
+
+init();
