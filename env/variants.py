@@ -83,7 +83,10 @@ class RuleOptions:
         if self.level_sequence is None:
             levels = FULL_LEVEL_SEQUENCE[1:] if self.constant_twos else FULL_LEVEL_SEQUENCE
         else:
-            levels = tuple(normalize_rank(r) for r in self.level_sequence)
+            try:
+                levels = tuple(normalize_rank(r) for r in self.level_sequence)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"rule option level_sequence={self.level_sequence!r}: {exc}") from None
             if not levels or len(set(levels)) != len(levels):
                 raise ValueError(f"rule option level_sequence must be distinct ranks, got {self.level_sequence!r}")
             if any(RANKS.index(a) >= RANKS.index(b) for a, b in pairwise(levels)):
