@@ -11,6 +11,7 @@ on thousands of random small positions drawn by hypothesis.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from itertools import combinations, product
 
@@ -19,6 +20,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from env.cards import card_list, counts_of, parse_cards
+from env.game import Hand, Phase
 from env.moves import legal_follows, legal_leads
 from env.rules import Lead, follow_error, is_legal_play, resolve_throw, trick_winner
 from env.trump import trump_context
@@ -398,3 +400,31 @@ def test_order_table_matches_engine(level, trump):
     for card, (suit, index) in order_table(level, trump).items():
         kind = parse_cards(card)[0]
         assert (ctx.suit[kind], ctx.order[kind]) == (names[suit], index), card
+
+
+def test_plays_accepted_in_real_hands_are_legal_by_the_oracle():
+    """Every follow the engine accepts in random complete hands is legal by the oracle."""
+    checked = 0
+    for seed in range(200):
+        rng = random.Random(seed)
+        hand = Hand.new(seed)
+        while hand.phase != Phase.DONE:
+            seat = hand.current_player
+            if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+                choice = rng.choice([None, *hand.bid_options(seat)])
+                hand.pass_bid(seat) if choice is None else hand.bid(seat, choice)
+                continue
+            if hand.phase == Phase.KITTY:
+                hand.bury(seat, rng.sample([k for k in range(54) for _ in range(hand.hands[seat][k])], 8))
+                continue
+            held = card_list(k for k in range(54) for _ in range(hand.hands[seat][k]))
+            if hand.lead is None:
+                play = list(rng.choice(legal_leads(hand.ctx, hand.hands[seat], 32).plays))
+            else:
+                play = list(rng.choice(legal_follows(hand.ctx, hand.hands[seat], hand.lead, 32).plays))
+                ctx = hand.ctx
+                oracle = Oracle(RANKS[ctx.level], None if ctx.trump_suit is None else "SHCD"[ctx.trump_suit])
+                assert oracle.is_legal_follow(held, card_list(play), card_list(hand.lead.cards))
+                checked += 1
+            hand.play(seat, play)
+    assert checked > 10000
