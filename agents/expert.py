@@ -232,7 +232,7 @@ class ExpertAgent(Agent):
         suit = lead.suit
         category, key = rank
         for s in seats:
-            may_ruff = suit != TRUMP and not tr.void[s][TRUMP] and (tr.void[s][suit] or tr.unseen_in(suit) <= 3)
+            may_ruff = suit != TRUMP and not tr.void[s][TRUMP] and (tr.void[s][suit] or tr.unseen_in(suit) == 0)
             if category == FOLLOWS_SHAPE:
                 if not lead.is_throw and tr.can_beat(Component(lead.n, key, ()), suit, [s]):
                     return True
