@@ -10,7 +10,7 @@ generators take ``max_plays`` and report whether they stopped early.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import combinations, pairwise
+from itertools import combinations, filterfalse, islice, pairwise
 from math import comb
 from typing import NamedTuple
 
@@ -78,6 +78,25 @@ class _Collector:
         self.plays.append(play)
         return True
 
+    def extend(self, plays: Iterable[tuple[int, ...]]) -> bool:
+        """Add plays already sorted by kind, in bulk; False once the bound is reached."""
+        if self.max_plays is None:
+            self.plays.extend(plays)
+            return True
+        room = self.max_plays - len(self.plays)
+        taken = list(islice(plays, room + 1))
+        if len(taken) > room:
+            self.plays.extend(taken[:room])
+            self.truncated = True
+            return False
+        self.plays.extend(taken)
+        return True
+
+
+def _sorted_plays(plays: Iterable[tuple[int, ...]], needs_sort: bool) -> Iterable[tuple[int, ...]]:
+    """Plays as tuples sorted by kind (a plain suit's strength order already is its kind order)."""
+    return map(tuple, map(sorted, plays)) if needs_sort else plays
+
 
 def legal_follows(ctx: TrumpContext, hand: Sequence[int], lead: Lead, max_plays: int | None = None) -> MoveList:
     """Every legal follow to ``lead`` from count vector ``hand``."""
@@ -88,22 +107,23 @@ def legal_follows(ctx: TrumpContext, hand: Sequence[int], lead: Lead, max_plays:
     if held <= lead.n:
         forced = tuple(k for k, c in in_suit for _ in range(c))
         others = [(k, c) for k, c in enumerate(hand) if c and ctx.suit[k] != suit]
-        for fill in _sub_multisets(others, lead.n - held, max_plays is not None):
-            if not out.add(forced + fill):
-                break
+        fills = _sub_multisets(others, lead.n - held, max_plays is not None)
+        out.extend(_sorted_plays(map(forced.__add__, fills), True))
         return MoveList(out.plays, out.truncated)
     needs_shape = bool(lead.tractor_lengths or lead.pairs)
-    required = profile(tuple(pair_counts(ctx, hand, suit)), lead.tractor_lengths, lead.pairs) if needs_shape else None
+    if not needs_shape:
+        out.extend(_sorted_plays(_sub_multisets(in_suit, lead.n, max_plays is not None), suit == TRUMP))
+        return MoveList(out.plays, out.truncated)
+    required = profile(tuple(pair_counts(ctx, hand, suit)), lead.tractor_lengths, lead.pairs)
     order = ctx.order
     size = ctx.suit_size[suit]
     for play in _sub_multisets(in_suit, lead.n, max_plays is not None):
-        if needs_shape:
-            pc = [0] * size
-            for a, b in pairwise(play):
-                if a == b:
-                    pc[order[a]] += 1
-            if profile(tuple(pc), lead.tractor_lengths, lead.pairs) != required:
-                continue
+        pc = [0] * size
+        for a, b in pairwise(play):
+            if a == b:
+                pc[order[a]] += 1
+        if profile(tuple(pc), lead.tractor_lengths, lead.pairs) != required:
+            continue
         if not out.add(play):
             break
     return MoveList(out.plays, out.truncated)
@@ -146,15 +166,9 @@ def legal_leads(ctx: TrumpContext, hand: Sequence[int], max_plays: int | None = 
     for suit in range(NUM_EFFECTIVE_SUITS):
         items = [(k, hand[k]) for k in ctx.suit_kinds[suit] if hand[k]]
         total = sum(c for _, c in items)
-        # A plain suit's strength order is its kind order, so its plays come out sorted.
-        needs_sort = suit == TRUMP
+        basics = basics_by_suit[suit]
         for size in range(2, total + 1):
-            basics = basics_by_suit[suit]
-            for play in _sub_multisets(items, size, max_plays is not None):
-                if needs_sort:
-                    play = tuple(sorted(play))
-                if play in basics:
-                    continue
-                if not out.add_sorted(play):
-                    return MoveList(out.plays, True)
+            plays = _sorted_plays(_sub_multisets(items, size, max_plays is not None), suit == TRUMP)
+            if not out.extend(filterfalse(basics.__contains__, plays)):
+                return MoveList(out.plays, True)
     return MoveList(out.plays, out.truncated)
