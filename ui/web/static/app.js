@@ -50,7 +50,8 @@ function suitHtml(letter) {
 // A card drawn in CSS: {c: "SA", t: is_trump}.
 function cardEl(card, small) {
   const name = card.c;
-  const node = el("div", "card" + (small ? " small" : ""));
+  const size = small === "mini" ? " mini" : small ? " small" : "";
+  const node = el("div", "card" + size);
   node.dataset.card = name;
   if (card.t) node.classList.add("trump");
   if (name === "BJ" || name === "LJ") {
@@ -146,16 +147,16 @@ function drawScore() {
   if (state.last_trick) {
     for (const play of state.last_trick.plays) {
       const row = el("div", "row" + (play.seat === state.last_trick.winner ? " won" : ""));
-      row.append(el("span", "name", shortName(seatByNumber(play.seat))), cardsRow(play.cards, true));
+      row.append(el("span", "name", shortName(seatByNumber(play.seat))), cardsRow(play.cards, "mini"));
       last.append(row);
     }
-    last.append(el("div", "row", `won by ${seatByNumber(state.last_trick.winner).label}, +${state.last_trick.points}`));
+    last.append(el("div", "won-by", `won by ${seatByNumber(state.last_trick.winner).label}, +${state.last_trick.points} points`));
   } else {
-    last.append(el("div", "row", "none yet"));
+    last.append(el("div", "won-by", "none yet"));
   }
   const list = $("messages");
   list.replaceChildren(...state.messages.map((m) => el("li", "", m)));
-  list.parentElement.scrollTop = list.parentElement.scrollHeight;
+  list.scrollTop = list.scrollHeight;
   $("status-line").textContent = `Hand ${state.hand_number} · level ${state.level === "T" ? "10" : state.level} · trump: ${state.trump}`
     + (state.watch ? " · watching" : "");
 }
@@ -278,8 +279,11 @@ function draw() {
   drawPrompt();
   drawPanels();
   document.body.dataset.phase = state.phase;
+  document.body.dataset.watch = state.watch ? "yes" : "no";
   document.body.dataset.yourTurn = state.your_turn ? "yes" : "no";
   document.body.dataset.version = state.version;
+  document.body.dataset.selected = state.selection ? state.selection.cards.length : 0;
+  document.body.dataset.hand = state.hand_number;
 }
 
 // ------------------------------------------------------------------ the state queue and animations

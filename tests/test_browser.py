@@ -1,0 +1,153 @@
+"""A real browser (Playwright + Debian's Chromium) plays a complete hand on the web page by clicking."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "tests" / "artifacts"
+SCREENSHOT = ROOT / "docs" / "screenshots" / "web_game.png"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
+                                reason="needs Debian's Chromium at /usr/bin/chromium (apt-get install chromium)")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server_url() -> Iterator[str]:
+    """The web server on a free 127.0.0.1 port, in a thread."""
+    import uvicorn
+
+    from ui.web.server import WebSettings, create_app
+
+    app = create_app(WebSettings(seats=("human", "greedy", "greedy", "greedy"), ai_delay=0.05))
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def page(server_url: str):
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1440, "height": 900})
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.errors = errors
+        yield page
+        browser.close()
+
+
+READY = """() => {
+  const b = document.body.dataset;
+  const result = !document.getElementById('result-panel').classList.contains('hidden');
+  return result || (b.yourTurn === 'yes' && b.version !== window.__lastVersion);
+}"""
+
+
+def _wait_ready(page) -> str:
+    """Wait for our decision (a state newer than our last action) or the result; returns what it is."""
+    page.wait_for_function(READY, timeout=20_000)
+    if page.is_visible("#result-panel"):
+        return "result"
+    return page.evaluate("document.body.dataset.phase")
+
+
+def _click_cards_until_complete(page, which: int = 0) -> int:
+    """Click allowed cards (the ``which``-th allowed one each time) until the Play button is enabled."""
+    clicks = 0
+    while page.is_disabled("#submit"):
+        selected = int(page.evaluate("document.body.dataset.selected"))
+        page.click(f"#hand .card.playable >> nth={which}")
+        page.wait_for_function(f"() => Number(document.body.dataset.selected) === {selected + 1}", timeout=10_000)
+        clicks += 1
+    return clicks
+
+
+def _submit(page, selector: str) -> None:
+    page.evaluate("window.__lastVersion = document.body.dataset.version")
+    page.click(selector)
+
+
+def test_browser_plays_a_complete_hand(page, server_url: str) -> None:
+    page.goto(server_url)
+    page.wait_for_selector("#lobby-form")
+    page.select_option("#seat-1", "greedy")
+    page.select_option("#seat-2", "greedy")
+    page.select_option("#episode", "hand")
+    page.fill("#seed", "5")
+    page.click("#start")
+    page.evaluate("window.__lastVersion = null")
+    plays = buried = 0
+    screenshot_taken = False
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    while (phase := _wait_ready(page)) != "result":
+        if phase in ("deal", "final_bid"):
+            bids = page.locator("#bid-buttons button.bid")
+            _submit(page, "#bid-buttons button.bid >> nth=0" if bids.count() else "#bid-buttons button.pass")
+            continue
+        # Illegal cards are greyed out: whatever is clickable, clicked in any order, ends in a legal play.
+        assert page.locator("#hand .card.playable").count() > 0
+        following = page.locator("#hand .card.disabled").count() > 0
+        if phase == "play" and plays >= 3 and following and not screenshot_taken:
+            page.wait_for_timeout(150)  # let the last card's slide-in finish
+            page.screenshot(path=str(ARTIFACTS / "web_game.png"))
+            screenshot_taken = True
+        _click_cards_until_complete(page, -1 if phase == "kitty" else 0)  # bury the weakest cards
+        buried += phase == "kitty"
+        plays += phase == "play"
+        _submit(page, "#submit")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(ARTIFACTS / "web_result.png"))
+    assert screenshot_taken
+    assert plays == 25 and buried == 1  # seed 5: taking the first bid makes us the dealer
+    assert "Defenders took" in page.inner_text("#result-summary")
+    href = page.get_attribute("#result-log", "href")
+    log = page.request.get(server_url + href).json()
+    assert sum(d["action"] == "play" and d["seat"] == 0 for d in log["decisions"]) >= 25
+    assert page.errors == []
+    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(ARTIFACTS / "web_game.png", SCREENSHOT)
+
+
+def test_browser_watch_mode(page, server_url: str) -> None:
+    page.goto(server_url)
+    page.wait_for_selector("#lobby-form")
+    page.check("input[name=mode][value=watch]")
+    page.select_option("#seat-1", "random")
+    page.select_option("#seat-2", "expert")
+    page.select_option("#episode", "hand")
+    page.click("#start")
+    page.wait_for_selector("#watch-controls:not(.hidden)")
+    version = page.evaluate("document.body.dataset.version")
+    page.click("#step")
+    page.wait_for_function(f"() => document.body.dataset.version !== '{version}'")
+    page.click("#auto")
+    page.wait_for_selector("#trick .slot .card", timeout=20_000)
+    assert page.locator(".seat.north .card").count() > 0  # spectators see every hand
+    page.screenshot(path=str(ARTIFACTS / "web_watch.png"))
+    assert page.errors == []
