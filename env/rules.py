@@ -47,7 +47,7 @@ class Lead:
 
 def effective_suit_count(ctx: TrumpContext, counts: Sequence[int], suit: int) -> int:
     """Number of cards of an effective suit in a count vector."""
-    return sum(counts[k] for k in ctx.suit_kinds[suit])
+    return sum(map(counts.__getitem__, ctx.suit_kinds[suit]))
 
 
 def _missing_cards(hand: Sequence[int], play: Sequence[int]) -> list[int]:
