@@ -86,11 +86,12 @@ def test_terminal_explains_illegal_plays_and_quits(tmp_path: Path) -> None:
     assert child.exitstatus == 0
 
 
-def test_watch_mode_auto_plays_a_hand(tmp_path: Path) -> None:
-    """Four AIs play a whole hand by themselves."""
-    child = _spawn(tmp_path, "seed=2", "watch=true", "terminal.auto=true", "terminal.delay=0",
-                   "seats=[random,random,random,random]")
-    child.expect("The match is over after 1 hand", timeout=60)
+def test_watch_mode_auto_plays_a_match(tmp_path: Path) -> None:
+    """Four AIs play hand after hand by themselves (a match cut at two hands)."""
+    child = _spawn(tmp_path, "seed=2", "watch=true", "terminal.auto=true", "terminal.delay=0", "episode=match",
+                   "max_hands=2", "seats=[random,random,random,random]")
+    child.expect("Hand 2: levels", timeout=60)
+    child.expect("The match is over after 2 hand", timeout=60)
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0

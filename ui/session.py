@@ -96,8 +96,8 @@ class GameSession:
         return self.seats[seat] == HUMAN
 
     def seat_label(self, seat: int) -> str:
-        """``"You"`` for the perspective's human, else the compass position and the player's name."""
-        if self.is_human(seat) and seat == self.perspective:
+        """``"You"`` for the only human, else the compass position (seen from :attr:`perspective`) and the name."""
+        if self.humans == [seat]:
             return "You"
         return f"{orientation(seat, self.perspective)} ({display_name(self.seats[seat])})"
 

@@ -70,7 +70,10 @@ class TerminalGame:
                     if session.match_over:
                         self._say(f"The match is over after {session.match.hands_played} hand(s). Thanks for playing!")
                         return
-                    self._ask("next", "Press Enter for the next hand (q to quit)")
+                    if self.watching and self.auto:
+                        time.sleep(self.delay * 4)
+                    else:
+                        self._ask("next", "Press Enter for the next hand (q to quit)")
                     session.next_hand()
                 elif session.human_to_act:
                     self._human_turn()

@@ -31,9 +31,17 @@ def _trick_json(session: GameSession, leader: int, plays: Iterable[Iterable[int]
     return [{"seat": (leader + i) % 4, "cards": cards_json(session, play)} for i, play in enumerate(plays)]
 
 
-def _seats_json(session: GameSession, perspective: int) -> list[dict[str, Any]]:
+def _seats_json(session: GameSession, perspective: int, viewer: int | None) -> list[dict[str, Any]]:
     hand = session.hand
-    return [{"seat": seat, "label": session.seat_label(seat), "name": display_name(spec),
+
+    def label(seat: int) -> str:
+        if seat == viewer:
+            return "You"
+        if viewer is None:
+            return session.seat_label(seat)
+        return f"{orientation(seat, viewer)} ({display_name(session.seats[seat])})"
+
+    return [{"seat": seat, "label": label(seat), "name": display_name(spec),
              "human": spec == "human", "cards": hand.hand_sizes[seat], "team": team_of(seat),
              "position": POSITIONS[(seat - perspective) % 4], "compass": orientation(seat, perspective),
              "dealer": hand.dealer == seat}
@@ -61,7 +69,7 @@ def state_json(game_id: str, session: GameSession, seat: int | None, selection: 
     state: dict[str, Any] = {
         "type": "state", "game": game_id, "version": version, "you": seat, "watch": see_all, "auto": auto,
         "phase": hand.phase.value, "to_act": session.to_act, "your_turn": your_turn,
-        "hand_number": session.hand_number, "seats": _seats_json(session, perspective),
+        "hand_number": session.hand_number, "seats": _seats_json(session, perspective, seat),
         "dealer": hand.dealer, "level": hand.level, "team_levels": list(session.match.team_levels),
         "hand_team_levels": list(hand.team_levels),
         "trump": trump_text(hand), "trump_suit": SUITS[hand.ctx.trump_suit] if hand.ctx and
