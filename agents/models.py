@@ -25,15 +25,15 @@ NUM_PHASES = 3
 
 @dataclass(frozen=True)
 class ModelConfig:
-    """Sizes of the Q-network (Hydra group ``model/``)."""
+    """Sizes of the Q-network (values: conf/model/*.yaml)."""
 
-    history: str = "lstm"          # "lstm", "transformer" or "none"
-    obs_hidden: tuple[int, ...] = (512, 256)
-    history_hidden: int = 128
-    transformer_layers: int = 2
-    transformer_heads: int = 4
-    head_hidden: tuple[int, ...] = (256, 128)
-    per_phase: bool = False
+    history: str
+    obs_hidden: tuple[int, ...]
+    history_hidden: int
+    transformer_layers: int
+    transformer_heads: int
+    head_hidden: tuple[int, ...]
+    per_phase: bool
 
     def __post_init__(self) -> None:
         if self.history not in ("lstm", "transformer", "none"):

@@ -41,7 +41,9 @@ threshold divided by the threshold.
 
 Options (constructor or ``reset(options=...)``): ``rules`` (RuleOptions or
 dict), ``episode``, ``reward``, ``deal`` (fixed deal: dict with ``hands``,
-``kitty``, ``level``, ``dealer``, ``trump``, optional ``buried``),
+``kitty``, ``level``, ``dealer``, ``trump``, optional ``buried``), ``start``
+(``"first"``: a match's first hand, bidding decides the dealer; ``"random"``:
+a hand from mid-match, random dealer and team levels),
 ``layout``, ``history_len``, ``render_mode`` (``"ansi"`` returns the table,
 ``"human"`` prints it).
 
@@ -72,7 +74,8 @@ from env.variants import RuleOptions
 from env.view import PlayerView, view_of
 
 AGENTS = [f"player_{i}" for i in range(4)]
-_OPTION_KEYS = ("rules", "episode", "reward", "deal", "layout", "history_len")
+_OPTION_KEYS = ("rules", "episode", "reward", "deal", "start", "layout", "history_len")
+STARTS = ("first", "random")
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -89,14 +92,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 "render_fps": 1}
 
     def __init__(self, render_mode: str | None = None, rules: RuleOptions | dict | None = None,
-                 episode: str = "hand", reward: str = "level", deal: dict | None = None,
+                 episode: str = "hand", reward: str = "level", deal: dict | None = None, start: str = "first",
                  layout: str = "canonical", history_len: int = 25, max_match_hands: int = 200):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
         self.max_match_hands = max_match_hands
-        self._configure(rules=rules, episode=episode, reward=reward, deal=deal, layout=layout,
+        self._configure(rules=rules, episode=episode, reward=reward, deal=deal, start=start, layout=layout,
                         history_len=history_len)
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
@@ -106,7 +109,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.composer: PlayComposer | None = None
         self._mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
 
-    def _configure(self, *, rules, episode, reward, deal, layout, history_len) -> None:
+    def _configure(self, *, rules, episode, reward, deal, start, layout, history_len) -> None:
         if isinstance(rules, dict) or rules is None:
             rules = RuleOptions.from_dict(rules)
         if not isinstance(rules, RuleOptions):
@@ -117,7 +120,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             raise ValueError(f"reward must be one of {REWARD_SCHEMES}, got {reward!r}")
         if deal is not None and episode == "match":
             raise ValueError("a fixed deal plays one hand: use episode='hand'")
-        self.rules, self.episode, self.reward_scheme, self.deal = rules, episode, reward, deal
+        if start not in STARTS:
+            raise ValueError(f"start must be one of {STARTS}, got {start!r}")
+        self.rules, self.episode, self.reward_scheme, self.deal, self.start = rules, episode, reward, deal, start
         self.encoder = ObservationEncoder(layout, history_len)
         size = observation_size(layout)
         self._observation_space = spaces.Dict({
@@ -143,7 +148,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                               stacklevel=2)
             options = {k: v for k, v in options.items() if k in _OPTION_KEYS}
             current = {"rules": self.rules, "episode": self.episode, "reward": self.reward_scheme,
-                       "deal": self.deal, "layout": self.encoder.layout, "history_len": self.encoder.history_len}
+                       "deal": self.deal, "start": self.start, "layout": self.encoder.layout,
+                       "history_len": self.encoder.history_len}
             current.update(options)
             self._configure(**current)
         if seed is not None:
@@ -163,6 +169,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self._begin_decision()
 
     def _new_hand(self) -> Hand:
+        if self.deal is None and self.start == "random":
+            # A hand from the middle of a match: random dealer and team levels.
+            levels = self.rules.levels
+            team_levels = (self._seed_rng.choice(levels), self._seed_rng.choice(levels))
+            dealer = self._seed_rng.randrange(4)
+            return Hand.new(self._seed_rng.randrange(2**31), self.rules, level=team_levels[dealer % 2],
+                            dealer=dealer, team_levels=team_levels)
         if self.deal is None:
             return Hand.new(self._seed_rng.randrange(2**31), self.rules)
         deal = dict(self.deal)

@@ -294,3 +294,17 @@ def test_encoding_from_the_view_equals_encoding_from_the_hand():
         else:
             hand.play(seat, list(decision))
     assert compared > 50
+
+
+def test_random_start_deals_mid_match_hands():
+    environment = raw_env(start="random")
+    dealers, levels = set(), set()
+    for seed in range(30):
+        environment.reset(seed=seed)
+        hand = environment.hand
+        assert hand.dealer is not None and hand.level == hand.team_levels[hand.dealer % 2]
+        dealers.add(hand.dealer)
+        levels.add(hand.level)
+    assert dealers == {0, 1, 2, 3} and len(levels) > 5
+    with pytest.raises(ValueError, match="start"):
+        raw_env(start="middle")

@@ -60,9 +60,9 @@ class SelfPlayTables:
     """``M`` self-play tables stepped in lockstep with batched Q evaluation."""
 
     def __init__(self, num_tables: int, seed: int, rules: RuleOptions, layout: str, history_len: int,
-                 reward: str):
+                 reward: str, start: str = "random"):
         self.layout = layout
-        self.envs = [raw_env(rules=rules, layout=layout, history_len=history_len, reward=reward)
+        self.envs = [raw_env(rules=rules, layout=layout, history_len=history_len, reward=reward, start=start)
                      for _ in range(num_tables)]
         self.rng = random.Random(seed)
         self._seed_base = seed
@@ -141,7 +141,8 @@ def actor_process(actor_id: int, run, shared_model: torch.nn.Module, weights_loc
     torch.set_num_threads(1)
     local_model = _clone(shared_model)
     version = -1
-    tables = SelfPlayTables(run.train.envs_per_actor, seed, run.rules, run.layout, run.history_len, run.reward)
+    tables = SelfPlayTables(run.train.envs_per_actor, seed, run.rules, run.layout, run.history_len, run.reward,
+                            run.start)
     while not stop_event.is_set():
         if weights_version.value != version:
             with weights_lock:

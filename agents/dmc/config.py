@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from typing import Any
 
 import torch
@@ -15,33 +15,33 @@ OPTIMIZERS = ("rmsprop", "adam")
 
 @dataclass(frozen=True)
 class TrainSettings:
-    """The ``train/`` group: system sizes, optimisation and schedules."""
+    """The ``train/`` group: system sizes, optimisation and schedules (values: conf/train/*.yaml)."""
 
-    actors: int = 1
-    envs_per_actor: int = 16
-    batch_size: int = 256
-    optimizer: str = "rmsprop"
-    learning_rate: float = 1e-4
-    rmsprop_alpha: float = 0.99
-    rmsprop_eps: float = 1e-5
-    adam_eps: float = 1e-8
-    max_grad_norm: float = 40.0
-    epsilon_start: float = 0.1
-    epsilon_end: float = 0.01
-    epsilon_decay_frames: int = 2_000_000
-    total_frames: int | None = None
-    total_minutes: float | None = 10.0
-    sync_every: int = 4
-    unroll_length: int = 256
-    queue_size: int = 64
-    save_every_minutes: float = 5.0
-    eval_every_frames: int = 250_000
-    eval_deals: int = 40
-    eval_opponents: tuple[str, ...] = ("random", "expert")
-    final_eval_deals: int = 100
-    final_eval_opponents: tuple[str, ...] = ("random", "greedy")
-    eval_workers: int = 1
-    log_every_seconds: float = 10.0
+    actors: int
+    envs_per_actor: int
+    batch_size: int
+    optimizer: str
+    learning_rate: float
+    rmsprop_alpha: float
+    rmsprop_eps: float
+    adam_eps: float
+    max_grad_norm: float
+    epsilon_start: float
+    epsilon_end: float
+    epsilon_decay_frames: int
+    total_frames: int | None
+    total_minutes: float | None
+    sync_every: int
+    unroll_length: int
+    queue_size: int
+    save_every_minutes: float
+    eval_every_frames: int
+    eval_deals: int
+    eval_opponents: tuple[str, ...]
+    final_eval_deals: int
+    final_eval_opponents: tuple[str, ...]
+    eval_workers: int
+    log_every_seconds: float
 
     def __post_init__(self) -> None:
         positive = ("actors", "envs_per_actor", "batch_size", "sync_every", "unroll_length", "queue_size")
@@ -76,6 +76,7 @@ class RunConfig:
     layout: str
     history_len: int
     reward: str
+    start: str
     rules: RuleOptions
     model: ModelConfig
     train: TrainSettings
@@ -95,6 +96,10 @@ def _build(cls, data: dict[str, Any], group: str):
     unknown = sorted(set(data) - known)
     if unknown:
         raise ValueError(f"unknown option(s) in {group}/: {unknown}; known: {sorted(known)}")
+    missing = sorted(f.name for f in fields(cls) if f.init and f.name not in data
+                     and f.default is MISSING and f.default_factory is MISSING)
+    if missing:
+        raise ValueError(f"missing option(s) in {group}/: {missing}")
     values = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
     return cls(**values)
 
@@ -107,9 +112,11 @@ def run_config(cfg: dict[str, Any]) -> RunConfig:
     slots_of_layout(cfg["layout"])
     if cfg["reward"] not in REWARD_SCHEMES:
         raise ValueError(f"reward must be one of {REWARD_SCHEMES}, got {cfg['reward']!r}")
+    if cfg["start"] not in ("first", "random"):
+        raise ValueError(f"start must be 'first' or 'random', got {cfg['start']!r}")
     if not isinstance(cfg["history_len"], int) or cfg["history_len"] < 0:
         raise ValueError(f"history_len must be a non-negative int, got {cfg['history_len']!r}")
     return RunConfig(
         seed=int(cfg["seed"]), device=str(cfg["device"]), layout=cfg["layout"], history_len=cfg["history_len"],
-        reward=cfg["reward"], rules=RuleOptions.from_dict(cfg.get("rules")),
+        reward=cfg["reward"], start=cfg["start"], rules=RuleOptions.from_dict(cfg.get("rules")),
         model=_build(ModelConfig, cfg["model"], "model"), train=_build(TrainSettings, cfg["train"], "train"))
