@@ -174,6 +174,7 @@ function drawHand() {
   const selection = state.selection;
   const left = selectionCounts();
   const addable = new Set(selection ? selection.addable : []);
+  hand.classList.toggle("crowded", cards.length > 25);  // the dealer's 33 cards before the burial
   let group = null;
   cards.forEach((card) => {
     const node = cardEl(card, false);
@@ -347,9 +348,11 @@ function connect(id, seat) {
   $("lobby").classList.add("hidden");
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const query = seat === null || seat === undefined ? "" : `?seat=${encodeURIComponent(seat)}`;
-  socket = new WebSocket(`${scheme}://${location.host}/ws/${id}${query}`);
-  socket.addEventListener("message", onMessage);
-  socket.addEventListener("close", () => toast("Disconnected from the table."));
+  if (socket) socket.close();
+  const mine = new WebSocket(`${scheme}://${location.host}/ws/${id}${query}`);
+  socket = mine;
+  mine.addEventListener("message", (event) => { if (socket === mine) onMessage(event); });
+  mine.addEventListener("close", () => { if (socket === mine) toast("Disconnected from the table."); });
 }
 
 async function openLobby() {
