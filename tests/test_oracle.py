@@ -283,7 +283,7 @@ def _sub_multisets(cards: list[str], n: int) -> set[tuple[str, ...]]:
     return {tuple(sorted(c)) for c in combinations(sorted(cards), n)}
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(follow_position())
 def test_follow_legality_matches_oracle(position):
     level, trump, hand, lead = position
@@ -367,7 +367,7 @@ def trick(draw):
     return level, trump, plays
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=700, deadline=None)
 @given(trick())
 def test_trick_winner_matches_oracle(position):
     level, trump, plays = position
@@ -375,7 +375,7 @@ def test_trick_winner_matches_oracle(position):
     assert trick_winner(plays, level=level, trump=trump) == expected
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(follow_position(), st.data())
 def test_throw_check_matches_oracle(position, data):
     level, trump, hand, lead = position
