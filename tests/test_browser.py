@@ -87,7 +87,7 @@ def _click_cards_until_complete(page, which: int = 0) -> int:
     clicks = 0
     while page.is_disabled("#submit"):
         selected = int(page.evaluate("document.body.dataset.selected"))
-        page.click(f"#hand .card.playable >> nth={which}")
+        page.click(f"#hand .card.playable >> nth={which}", position={"x": 12, "y": 40})  # the visible strip
         page.wait_for_function(f"() => Number(document.body.dataset.selected) === {selected + 1}", timeout=10_000)
         clicks += 1
     return clicks
