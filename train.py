@@ -8,8 +8,6 @@ parts live in :mod:`agents.dmc`; this file wires them.
 
 from __future__ import annotations
 
-import contextlib
-import queue
 import random
 import time
 from pathlib import Path
@@ -18,13 +16,12 @@ from typing import Any
 import hydra
 import numpy as np
 import torch
-import torch.multiprocessing as mp
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
-from agents.dmc.actor import actor_process
+from agents.dmc.actor_pool import make_actor_pool
 from agents.dmc.checkpoint import (
     load_checkpoint,
     model_from_checkpoint,
@@ -32,7 +29,7 @@ from agents.dmc.checkpoint import (
     restore_rng,
     save_checkpoint,
 )
-from agents.dmc.config import RunConfig, run_config
+from agents.dmc.config import TrainSettings, run_config
 from agents.dmc.evaluation import evaluate_checkpoint, print_evaluation
 from agents.dmc.learner import SampleBuffer, make_optimizer, train_step
 
@@ -46,62 +43,6 @@ def find_resume_checkpoint(cfg: DictConfig) -> Path:
     if not candidates:
         raise FileNotFoundError(f"resume=true but no checkpoint under {root}; pass resume_from=PATH")
     return candidates[-1]
-
-
-class ActorPool:
-    """The actor processes and what they share with the learner (weights, epsilon, sample queue)."""
-
-    def __init__(self, run: RunConfig, model: torch.nn.Module, seed_offset: int):
-        self.run = run
-        self.context = mp.get_context("spawn")
-        self.shared_model = new_model(run)
-        self.shared_model.load_state_dict({k: v.cpu() for k, v in model.state_dict().items()})
-        self.shared_model.share_memory()
-        self.lock = self.context.Lock()
-        self.version = self.context.Value("i", 0)
-        self.epsilon = self.context.Value("d", run.train.epsilon_start)
-        self.samples = self.context.Queue(maxsize=run.train.queue_size)
-        self.stop = self.context.Event()
-        self.seed_offset = seed_offset
-        self.restarts = 0
-        self.processes = [self._start(i) for i in range(run.train.actors)]
-
-    def _start(self, actor_id: int):
-        seed = self.run.seed * 10_000 + self.seed_offset * 100 + actor_id + 1_000 * self.restarts
-        process = self.context.Process(
-            target=actor_process, daemon=True, name=f"actor-{actor_id}",
-            args=(actor_id, self.run, self.shared_model, self.lock, self.version, self.epsilon, self.samples,
-                  self.stop, seed))
-        process.start()
-        return process
-
-    def publish(self, model: torch.nn.Module) -> None:
-        """Copy the learner's weights into shared memory for the actors."""
-        with self.lock:
-            for name, tensor in model.state_dict().items():
-                self.shared_model.state_dict()[name].copy_(tensor.detach().cpu())
-            self.version.value += 1
-
-    def restart_dead(self) -> int:
-        """Restart any actor process that died; returns how many were restarted."""
-        restarted = 0
-        for i, process in enumerate(self.processes):
-            if not process.is_alive() and not self.stop.is_set():
-                self.restarts += 1
-                self.processes[i] = self._start(i)
-                restarted += 1
-        return restarted
-
-    def close(self) -> None:
-        self.stop.set()
-        deadline = time.time() + 10
-        while time.time() < deadline and any(p.is_alive() for p in self.processes):
-            with contextlib.suppress(queue.Empty):
-                self.samples.get(timeout=0.1)  # unblock actors waiting on a full queue
-        for process in self.processes:
-            if process.is_alive():
-                process.terminate()
-            process.join(timeout=5)
 
 
 @hydra.main(version_base=None, config_path="conf", config_name="train")
@@ -137,7 +78,7 @@ def main(cfg: DictConfig) -> float:
     writer.add_text("config", "```\n" + OmegaConf.to_yaml(cfg) + "\n```", int(counters["frames"]))
     print(f"training on {device} with {settings.actors} actor(s) x {settings.envs_per_actor} tables; "
           f"output in {out_dir}")
-    pool = ActorPool(run, model, seed_offset=int(counters["resumes"]))
+    pool = make_actor_pool(config["actors"], run, model, seed_offset=int(counters["resumes"]))
 
     def save() -> None:
         save_checkpoint(checkpoint_path, model=model, optimizer=optimizer, config=config, counters=counters)
@@ -162,9 +103,8 @@ def main(cfg: DictConfig) -> float:
 
     try:
         while not finished():
-            try:
-                batch = pool.samples.get(timeout=1.0)
-            except queue.Empty:
+            batch = pool.get(timeout=1.0)
+            if batch is None:
                 pool.restart_dead()
                 continue
             buffer.add(batch)
@@ -181,11 +121,11 @@ def main(cfg: DictConfig) -> float:
                 counters["samples"] += len(chunk)
                 if counters["learner_steps"] % settings.sync_every == 0:
                     pool.publish(model)
-            pool.epsilon.value = settings.epsilon(int(counters["frames"]))
+            pool.set_epsilon(settings.epsilon(int(counters["frames"])))
             now = time.time()
             counters["train_seconds"] = base_seconds + now - start
             if now - last_log >= settings.log_every_seconds and window["stats"]:
-                log_window(writer, window, counters, pool, optimizer, progress)
+                log_window(writer, window, counters, settings, optimizer, progress)
                 window = {"frames": 0, "returns": [], "throws": [0, 0], "stats": [], "since": now}
                 last_log = now
             if now - last_save >= settings.save_every_minutes * 60:
@@ -227,7 +167,7 @@ def main(cfg: DictConfig) -> float:
     return score
 
 
-def log_window(writer: SummaryWriter, window: dict, counters: dict, pool: ActorPool,
+def log_window(writer: SummaryWriter, window: dict, counters: dict, settings: TrainSettings,
                optimizer: torch.optim.Optimizer, progress: tqdm) -> None:
     """Write one period's scalars to TensorBoard and the progress bar."""
     step = int(counters["frames"])
@@ -245,7 +185,7 @@ def log_window(writer: SummaryWriter, window: dict, counters: dict, pool: ActorP
     attempted, failed = window["throws"]
     if attempted:
         writer.add_scalar("charts/throw_success_rate", 1 - failed / attempted, step)
-    writer.add_scalar("charts/epsilon", pool.epsilon.value, step)
+    writer.add_scalar("charts/epsilon", settings.epsilon(step), step)
     writer.add_scalar("charts/learning_rate", optimizer.param_groups[0]["lr"], step)
     progress.set_postfix(fps=f"{fps:.0f}", loss=f"{np.mean([s['q_loss'] for s in stats]):.3f}")
 
