@@ -91,6 +91,7 @@ def main(cfg: DictConfig) -> float:
     next_eval = (counters["frames"] // settings.eval_every_frames + 1) * settings.eval_every_frames \
         if settings.eval_every_frames else None
     window = {"frames": 0, "returns": [], "throws": [0, 0], "stats": [], "since": start}
+    last_eval = "none yet"
     progress = tqdm(total=settings.total_frames, initial=int(counters["frames"]), unit="frame", dynamic_ncols=True,
                     desc="self-play")
     interrupted = False
@@ -125,7 +126,7 @@ def main(cfg: DictConfig) -> float:
             now = time.time()
             counters["train_seconds"] = base_seconds + now - start
             if now - last_log >= settings.log_every_seconds and window["stats"]:
-                log_window(writer, window, counters, settings, optimizer, progress)
+                log_window(writer, window, counters, settings, optimizer, progress, last_eval)
                 window = {"frames": 0, "returns": [], "throws": [0, 0], "stats": [], "since": now}
                 last_log = now
             if now - last_save >= settings.save_every_minutes * 60:
@@ -138,7 +139,7 @@ def main(cfg: DictConfig) -> float:
                 for opponent, metrics in results.items():
                     for key in ("hand_win_rate", "level_diff"):
                         writer.add_scalar(f"charts/{key}_vs_{opponent}", metrics[key].value, int(counters["frames"]))
-                progress.set_postfix_str(", ".join(f"{o}: {m['level_diff'].value:+.2f}" for o, m in results.items()))
+                last_eval = ", ".join(f"{o} {m['level_diff'].value:+.2f}" for o, m in results.items())
                 next_eval += settings.eval_every_frames
             pool.restart_dead()
     except KeyboardInterrupt:
@@ -168,7 +169,7 @@ def main(cfg: DictConfig) -> float:
 
 
 def log_window(writer: SummaryWriter, window: dict, counters: dict, settings: TrainSettings,
-               optimizer: torch.optim.Optimizer, progress: tqdm) -> None:
+               optimizer: torch.optim.Optimizer, progress: tqdm, last_eval: str) -> None:
     """Write one period's scalars to TensorBoard and the progress bar."""
     step = int(counters["frames"])
     elapsed = max(1e-6, time.time() - window["since"])
@@ -187,7 +188,8 @@ def log_window(writer: SummaryWriter, window: dict, counters: dict, settings: Tr
         writer.add_scalar("charts/throw_success_rate", 1 - failed / attempted, step)
     writer.add_scalar("charts/epsilon", settings.epsilon(step), step)
     writer.add_scalar("charts/learning_rate", optimizer.param_groups[0]["lr"], step)
-    progress.set_postfix(fps=f"{fps:.0f}", loss=f"{np.mean([s['q_loss'] for s in stats]):.3f}")
+    progress.set_postfix(fps=f"{fps:.0f}", loss=f"{np.mean([s['q_loss'] for s in stats]):.3f}",
+                         eval=f"level diff vs {last_eval}")
 
 
 if __name__ == "__main__":
