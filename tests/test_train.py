@@ -155,3 +155,12 @@ def test_corrupt_or_foreign_checkpoints_are_refused(tmp_path):
     truncated.write_bytes(path.read_bytes()[:1000])
     with pytest.raises(CheckpointError):
         load_checkpoint(truncated)
+
+
+def test_registry_loads_pt_checkpoints_without_setup(tmp_path, monkeypatch):
+    import agents.registry as registry
+
+    monkeypatch.setattr(registry, "_LOADERS", {})
+    with pytest.raises(CheckpointError, match="does not exist"):
+        make_agent(str(tmp_path / "missing.pt"))
+    assert ".pt" in registry._LOADERS
