@@ -56,7 +56,8 @@ def make_agent(name_or_path: str, seed: int | None = None) -> Agent:
     if name_or_path in BOTS:
         return BOTS[name_or_path](seed)
     if name_or_path.endswith(".pt") and ".pt" not in _LOADERS:
-        importlib.import_module("agents.dmc_agent")  # the training checkpoints' loader registers itself
+        # The training checkpoints' loader, installed on first use (also in spawned workers).
+        register_loader(".pt", importlib.import_module("agents.dmc_agent").load_dmc_agent)
     for suffix, loader in _LOADERS.items():
         if name_or_path.endswith(suffix):
             return loader(name_or_path, seed)
