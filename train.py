@@ -8,6 +8,7 @@ parts live in :mod:`agents.dmc`; this file wires them.
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from pathlib import Path
@@ -57,6 +58,8 @@ def main(cfg: DictConfig) -> float:
     np.random.seed(run.seed)
     torch.manual_seed(run.seed)
     device = run.resolve_device()
+    if device.type == "cpu":  # leave one core per local actor process
+        torch.set_num_threads(max(1, (os.cpu_count() or 1) - settings.actors))
 
     # ---- set-up -------------------------------------------------------------------------------
     model = new_model(run).to(device)
