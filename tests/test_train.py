@@ -164,3 +164,16 @@ def test_registry_loads_pt_checkpoints_without_setup(tmp_path, monkeypatch):
     with pytest.raises(CheckpointError, match="does not exist"):
         make_agent(str(tmp_path / "missing.pt"))
     assert ".pt" in registry._LOADERS
+
+
+def test_export_writes_a_loadable_weights_only_checkpoint_and_card(smoke_run, tmp_path):
+    import json
+
+    from agents.dmc.export import export
+
+    target = tmp_path / "released.pt"
+    card = export(smoke_run / "checkpoints" / "latest.pt", target, {"vs_random": {"level_diff": 0.1}}, "test")
+    state = load_checkpoint(target)
+    assert state["optimizer"] is None and state["counters"]["frames"] == card["frames"] >= 1500
+    assert json.loads(target.with_suffix(".json").read_text())["evaluation"]["vs_random"]["level_diff"] == 0.1
+    assert isinstance(make_agent(str(target), seed=0), DMCAgent)

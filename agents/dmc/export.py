@@ -1,0 +1,59 @@
+"""Release a training checkpoint into ``checkpoints/``: weights only, plus a JSON card.
+
+    python -m agents.dmc.export outputs/train/cpu60/run/checkpoints/latest.pt checkpoints/dmc_cpu60.pt \
+        --evaluation outputs/evaluate/.../results.json
+
+The released file is a regular checkpoint without the optimizer state (smaller,
+still loadable by :func:`agents.dmc.checkpoint.load_checkpoint` and by path in
+``evaluate.py`` / ``play.py``). The card (same name, ``.json``) records the
+configuration, the counters and, when given, evaluation figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from agents.dmc.checkpoint import load_checkpoint, model_from_checkpoint, save_checkpoint
+
+
+def export(source: Path, target: Path, evaluation: dict[str, Any] | None = None,
+           notes: str = "") -> dict[str, Any]:
+    """Write the weights-only checkpoint and its card; returns the card."""
+    state = load_checkpoint(source)
+    model, _ = model_from_checkpoint(state)
+    save_checkpoint(target, model=model, optimizer=None, config=state["config"], counters=state["counters"],
+                    rng=state.get("rng"))
+    card = {
+        "checkpoint": target.name,
+        "source": str(source),
+        "frames": int(state["counters"].get("frames", 0)),
+        "hands": int(state["counters"].get("episodes", 0)),
+        "learner_steps": int(state["counters"].get("learner_steps", 0)),
+        "train_minutes": round(float(state["counters"].get("train_seconds", 0.0)) / 60, 1),
+        "parameters": sum(p.numel() for p in model.parameters()),
+        "config": state["config"],
+        "evaluation": evaluation or {},
+        "notes": notes,
+    }
+    target.with_suffix(".json").write_text(json.dumps(card, indent=2) + "\n")
+    return card
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("source", type=Path, help="a training checkpoint (e.g. .../checkpoints/latest.pt)")
+    parser.add_argument("target", type=Path, help="where to write the released checkpoint (checkpoints/NAME.pt)")
+    parser.add_argument("--evaluation", type=Path, action="append", default=[],
+                        help="an evaluate.py results.json to record on the card (repeatable)")
+    parser.add_argument("--notes", default="", help="free text for the card")
+    args = parser.parse_args()
+    evaluation = {path.parent.name: json.loads(path.read_text()) for path in args.evaluation}
+    card = export(args.source, args.target, evaluation, args.notes)
+    print(f"wrote {args.target} and {args.target.with_suffix('.json')} ({card['frames']} frames)")
+
+
+if __name__ == "__main__":
+    main()
