@@ -48,7 +48,7 @@ def main(cfg: DictConfig) -> None:
                         rules=tuple(sorted(rules.items())), max_match_hands=int(cfg.max_match_hands),
                         loader_modules=loader_modules)
     evaluation = evaluate(pairs, deals, settings, workers=int(cfg.workers), progress=bool(cfg.progress),
-                          tournament=bool(pool))
+                          tournament=bool(pool), backend=str(cfg.backend), address=cfg.ray_address)
     print_table(evaluation)
     config = OmegaConf.to_container(cfg, resolve=True)
     write_json(evaluation, out / "results.json", config)

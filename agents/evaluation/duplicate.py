@@ -189,11 +189,20 @@ def _init_worker(loader_modules: tuple[str, ...]) -> None:
 
 
 def run_tasks(tasks: Sequence[tuple[int, str, str, Deal, Settings]], workers: int,
-              progress: Callable[[Iterator[DealResult], int], Iterator[DealResult]] | None = None) -> list[DealResult]:
+              progress: Callable[[Iterator[DealResult], int], Iterator[DealResult]] | None = None,
+              backend: str = "local", address: str | None = None) -> list[DealResult]:
     """Play every task (in ``workers`` processes; 1 = in this process), sorted by (pair, deal).
 
     ``progress`` wraps the result iterator (e.g. a tqdm bar) and is given the total.
+    ``backend="ray"`` plays them on Ray instead (cluster at ``address``, else a
+    local instance of ``workers`` CPUs; :mod:`agents.evaluation.ray_runner`).
     """
+    if backend == "ray":  # Ray hook (issue 7)
+        from agents.evaluation.ray_runner import run_tasks_ray
+
+        return run_tasks_ray(tasks, workers, progress, address)
+    if backend != "local":
+        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
     loader_modules = tasks[0][4].loader_modules if tasks else ()
     if workers <= 1:
         _init_worker(loader_modules)

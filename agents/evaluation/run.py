@@ -34,11 +34,13 @@ class Evaluation:
 
 
 def evaluate(pairs: Sequence[tuple[str, str]], deals: Sequence[Deal], settings: Settings, workers: int = 1,
-             progress: bool = False, tournament: bool = False) -> Evaluation:
+             progress: bool = False, tournament: bool = False, backend: str = "local",
+             address: str | None = None) -> Evaluation:
     """Play every deal twice (teams swapped) for every pair and compute the metrics.
 
     ``tournament`` adds OpenSkill ratings over all the games. Deterministic for
-    the settings' seed whatever ``workers`` is.
+    the settings' seed whatever ``workers`` is. ``backend``/``address``: where the
+    games run (:func:`~agents.evaluation.duplicate.run_tasks`).
     """
     if settings.mode not in ("hands", "matches"):
         raise ValueError(f"mode must be 'hands' or 'matches', got {settings.mode!r}")
@@ -52,7 +54,7 @@ def evaluate(pairs: Sequence[tuple[str, str]], deals: Sequence[Deal], settings: 
         def wrap(results, total):
             return tqdm(results, total=total, desc=f"{settings.mode} ({len(pairs)} pair(s) x {len(deals)} deals)",
                         unit="deal")
-    results = run_tasks(tasks, workers, wrap)
+    results = run_tasks(tasks, workers, wrap, backend, address)
     by_pair: list[list[DealResult]] = [[] for _ in pairs]
     for r in results:
         by_pair[r.pair].append(r)

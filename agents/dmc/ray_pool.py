@@ -1,0 +1,190 @@
+"""Ray actor backend (``actors.backend=ray``): self-play on a Ray cluster.
+
+Each :class:`SelfPlayActor` is a Ray actor (one CPU) holding ``envs_per_actor``
+self-play tables (:class:`agents.dmc.actor.SelfPlayTables`) and a CPU copy of
+the model. The learner side, :class:`RayActorPool`, implements the
+:class:`agents.dmc.actor_pool.ActorPool` protocol so ``train.py`` runs the very
+same loop, learner and checkpoints as with the local backend:
+
+* weights: :meth:`RayActorPool.publish` puts the state dict in the object store
+  once (``ray.put``); every request for a batch carries the newest reference and
+  its version, and an actor fetches the weights only when the version changed;
+* samples: an actor answers a request with one :class:`SampleBatch` (at least
+  ``unroll_length`` samples, as a local actor sends); the pool keeps
+  :data:`REQUESTS_PER_ACTOR` requests in flight per actor so actors never wait
+  for the learner's round trip, and collects answers with ``ray.wait``;
+* faults: an actor that dies (node lost, process killed, ``ray.kill``) is
+  detected when its answer is fetched or by :meth:`RayActorPool.restart_dead`,
+  and replaced by a fresh actor with a new seed
+  (:func:`agents.dmc.actor_pool.actor_seed`). Ray's own actor restarts are off
+  because they would replay the same seed. An exception raised *inside* an
+  actor is a bug, not a fault, and is re-raised to stop training.
+
+``ray.init(address=...)`` attaches to an existing cluster when ``actors.address``
+is set; otherwise a local Ray instance with ``actors.num_cpus`` CPUs is started
+and shut down again by :meth:`RayActorPool.close`.
+"""
+
+from __future__ import annotations
+
+import collections
+import time
+from typing import Any
+
+import ray
+import torch
+from ray.exceptions import ObjectLostError, RayActorError
+
+from agents.dmc.actor import SampleBatch, SelfPlayTables
+from agents.dmc.actor_pool import actor_seed
+from agents.dmc.checkpoint import new_model
+from agents.dmc.config import RunConfig
+from agents.evaluation.ray_runner import start_ray
+
+# One request being answered and one queued: the actor starts the next batch at
+# once, and weights are at most one batch staler than with a single request.
+REQUESTS_PER_ACTOR = 2
+# restart_dead() scans every request in flight; train.py calls it once per batch,
+# so the scan is rate-limited (deaths are also caught when answers are fetched).
+DEATH_SCAN_SECONDS = 1.0
+
+
+@ray.remote(num_cpus=1, max_restarts=0)
+class SelfPlayActor:
+    """A Ray actor: self-play tables plus a CPU copy of the model, answering requests for batches."""
+
+    def __init__(self, run: RunConfig, seed: int):
+        torch.set_num_threads(1)  # one core per actor: Ray schedules actors by CPU
+        self.run = run
+        self.model = new_model(run).eval()
+        self.version = -1
+        self.tables = SelfPlayTables(run.train.envs_per_actor, seed, run.rules, run.layout, run.history_len,
+                                     run.reward, run.start)
+
+    def produce(self, weights: list[ray.ObjectRef], version: int, epsilon: float) -> SampleBatch:
+        """Play until at least ``unroll_length`` samples are finished; the weights ref is boxed in a list so
+        Ray does not fetch it unless its ``version`` is new to this actor."""
+        if version != self.version:
+            self.model.load_state_dict(ray.get(weights[0]))
+            self.version = version
+        while True:
+            self.tables.step(self.model, epsilon)
+            batch = self.tables.collect(self.run.train.unroll_length)
+            if batch is not None:
+                return batch
+
+    def ping(self) -> bool:
+        """Liveness probe (used by tests and tools)."""
+        return True
+
+
+class RayActorPool:
+    """The :class:`~agents.dmc.actor_pool.ActorPool` of Ray actors (``actors.backend=ray``)."""
+
+    def __init__(self, run: RunConfig, model: torch.nn.Module, seed_offset: int, backend_cfg: dict[str, Any]):
+        self.run = run
+        self.seed_offset = seed_offset
+        self.owns_ray = start_ray(backend_cfg.get("address"), backend_cfg.get("num_cpus"))
+        self.epsilon = run.train.epsilon_start
+        self.version = -1
+        self.weights: ray.ObjectRef | None = None
+        self.publish(model)
+        self.restarts = 0
+        self.actors: list[Any] = []
+        self.incarnation: list[int] = []
+        # request ref -> (actor id, incarnation): answers of a replaced actor are ignored
+        self.pending: dict[ray.ObjectRef, tuple[int, int]] = {}
+        self.ready: collections.deque[SampleBatch] = collections.deque()
+        self.dead: set[int] = set()
+        self.last_scan = time.monotonic()
+        for actor_id in range(run.train.actors):
+            self.actors.append(None)
+            self.incarnation.append(-1)
+            self._start(actor_id)
+
+    def _start(self, actor_id: int) -> None:
+        seed = actor_seed(self.run, self.seed_offset, actor_id, self.restarts)
+        if self.actors[actor_id] is not None:
+            ray.kill(self.actors[actor_id], no_restart=True)  # a half-dead incarnation must not linger
+        self.actors[actor_id] = SelfPlayActor.remote(self.run, seed)
+        self.incarnation[actor_id] += 1
+        for _ in range(REQUESTS_PER_ACTOR):
+            self._request(actor_id)
+
+    def _request(self, actor_id: int) -> None:
+        ref = self.actors[actor_id].produce.remote([self.weights], self.version, self.epsilon)
+        self.pending[ref] = (actor_id, self.incarnation[actor_id])
+
+    def _receive(self, ref: ray.ObjectRef) -> None:
+        """Fetch one answered request: queue its batch and ask again, or note that its actor died."""
+        actor_id, incarnation = self.pending.pop(ref)
+        if incarnation != self.incarnation[actor_id] or actor_id in self.dead:
+            return
+        try:
+            batch = ray.get(ref)
+        except RayActorError:
+            self.dead.add(actor_id)
+            for other, owner in list(self.pending.items()):
+                if owner == (actor_id, incarnation):
+                    del self.pending[other]
+            return
+        except ObjectLostError:
+            # the answer was lost with its node's object store; the actor (if alive) is asked again
+            self._request(actor_id)
+            return
+        self.ready.append(batch)
+        self._request(actor_id)
+
+    def get(self, timeout: float) -> SampleBatch | None:
+        """The next batch from any actor, or ``None`` after ``timeout`` seconds (dead actors are noted,
+        and replaced by :meth:`restart_dead`)."""
+        deadline = time.monotonic() + timeout
+        while not self.ready:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not self.pending:
+                return None
+            refs = list(self.pending)
+            # take every answer already there in one call: with many actors, one ray.wait per batch
+            # over all the requests in flight would cost the learner more than the batches themselves
+            done, _ = ray.wait(refs, num_returns=len(refs), timeout=0)
+            if not done:
+                done, _ = ray.wait(refs, num_returns=1, timeout=remaining)
+            for ref in done:
+                self._receive(ref)
+        return self.ready.popleft()
+
+    def publish(self, model: torch.nn.Module) -> None:
+        """Put the learner's weights in the object store once; later requests carry the new reference."""
+        self.weights = ray.put({name: tensor.detach().cpu() for name, tensor in model.state_dict().items()})
+        self.version += 1
+
+    def set_epsilon(self, epsilon: float) -> None:
+        """Exploration rate sent with the following requests."""
+        self.epsilon = epsilon
+
+    def restart_dead(self) -> int:
+        """Replace dead actors with fresh ones (new seeds); returns how many were replaced."""
+        now = time.monotonic()
+        if now - self.last_scan >= DEATH_SCAN_SECONDS and self.pending:
+            self.last_scan = now
+            done, _ = ray.wait(list(self.pending), num_returns=len(self.pending), timeout=0)
+            for ref in done:
+                self._receive(ref)
+        replaced = 0
+        for actor_id in sorted(self.dead):
+            self.restarts += 1
+            self._start(actor_id)
+            replaced += 1
+        self.dead.clear()
+        return replaced
+
+    def close(self) -> None:
+        """Kill every actor, and shut Ray down if this pool started it."""
+        for actor in self.actors:
+            ray.kill(actor, no_restart=True)
+        self.actors = []
+        self.pending.clear()
+        self.ready.clear()
+        self.weights = None
+        if self.owns_ray:
+            ray.shutdown()
