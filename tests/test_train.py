@@ -177,3 +177,14 @@ def test_export_writes_a_loadable_weights_only_checkpoint_and_card(smoke_run, tm
     assert state["optimizer"] is None and state["counters"]["frames"] == card["frames"] >= 1500
     assert json.loads(target.with_suffix(".json").read_text())["evaluation"]["vs_random"]["level_diff"] == 0.1
     assert isinstance(make_agent(str(target), seed=0), DMCAgent)
+
+
+def test_multirun_sweep_runs_one_job_per_model(tmp_path):
+    command = [sys.executable, "train.py", "-m", "train=smoke", "model=lstm,mlp", "train.total_frames=200",
+               "train.final_eval_deals=0", f"hydra.sweep.dir={tmp_path}"]
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    checkpoints = sorted(tmp_path.glob("*/checkpoints/latest.pt"))
+    assert len(checkpoints) == 2
+    histories = {load_checkpoint(p)["config"]["model"]["history"] for p in checkpoints}
+    assert histories == {"lstm", "none"}
