@@ -7,6 +7,8 @@ import random
 from agents.base import Agent
 from env.bidding import Bid
 from env.cards import kinds_of
+from env.game import Hand, Phase
+from env.moves import legal_follows, legal_leads
 from env.view import PlayerView
 
 
@@ -36,3 +38,20 @@ class RandomAgent(Agent):
 
     def play(self, view: PlayerView) -> tuple[int, ...]:
         return self.rng.choice(view.legal_plays(self.max_plays).plays)
+
+
+def random_decision(hand: Hand, rng: random.Random, max_plays: int = 256) -> None:
+    """Take one uniformly random legal decision for the seat to act, straight on the engine.
+
+    The same choices as :class:`RandomAgent` without building a view (benchmarks, property tests).
+    """
+    seat = hand.current_player
+    if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+        decision = rng.choice([None, *hand.bid_options(seat)])
+    elif hand.phase == Phase.KITTY:
+        decision = rng.sample(kinds_of(hand.hands[seat]), 8)
+    elif hand.lead is None:
+        decision = rng.choice(legal_leads(hand.ctx, hand.hands[seat], max_plays).plays)
+    else:
+        decision = rng.choice(legal_follows(hand.ctx, hand.hands[seat], hand.lead, max_plays).plays)
+    hand.act(seat, decision)

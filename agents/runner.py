@@ -16,16 +16,7 @@ def play_hand(hand: Hand, agents: Sequence[Agent]) -> Hand:
         raise ValueError(f"a hand needs 4 agents, got {len(agents)}")
     while hand.phase != Phase.DONE:
         seat = hand.current_player
-        decision = agents[seat].act(view_of(hand, seat))
-        if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
-            if decision is None:
-                hand.pass_bid(seat)
-            else:
-                hand.bid(seat, decision)
-        elif hand.phase == Phase.KITTY:
-            hand.bury(seat, list(decision))
-        else:
-            hand.play(seat, list(decision))
+        hand.act(seat, agents[seat].act(view_of(hand, seat)))
     return hand
 
 

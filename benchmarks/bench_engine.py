@@ -22,9 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from env.cards import kinds_of
+from agents.random_agent import random_decision
 from env.game import Hand, Phase
-from env.moves import legal_follows, legal_leads
 
 
 def play_random_hand(seed: int, max_plays: int) -> int:
@@ -33,21 +32,7 @@ def play_random_hand(seed: int, max_plays: int) -> int:
     hand = Hand.new(seed)
     decisions = 0
     while hand.phase != Phase.DONE:
-        seat = hand.current_player
-        if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
-            choice = rng.choice([None, *hand.bid_options(seat)])
-            if choice is None:
-                hand.pass_bid(seat)
-            else:
-                hand.bid(seat, choice)
-        elif hand.phase == Phase.KITTY:
-            hand.bury(seat, rng.sample(kinds_of(hand.hands[seat]), 8))
-        else:
-            if hand.lead is None:
-                moves = legal_leads(hand.ctx, hand.hands[seat], max_plays)
-            else:
-                moves = legal_follows(hand.ctx, hand.hands[seat], hand.lead, max_plays)
-            hand.play(seat, list(rng.choice(moves.plays)))
+        random_decision(hand, rng, max_plays)
         decisions += 1
     return decisions
 

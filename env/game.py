@@ -213,6 +213,19 @@ class Hand:
         return {"version": LOG_VERSION, "options": self.options.to_dict(), "setup": dict(self._setup),
                 "decisions": [dict(d) for d in self.decisions], "events": [dict(e) for e in self.events]}
 
+    def act(self, seat: int, decision) -> None:
+        """Apply an agent's decision for ``seat`` by phase: a Bid or ``None`` (pass) while
+        bidding, the 8 cards to bury, or the cards to play."""
+        if self.phase in (Phase.DEAL, Phase.FINAL_BID):
+            if decision is None:
+                self.pass_bid(seat)
+            else:
+                self.bid(seat, decision)
+        elif self.phase == Phase.KITTY:
+            self.bury(seat, list(decision))
+        else:
+            self.play(seat, list(decision))
+
     def apply_decision(self, decision: dict[str, Any]) -> None:
         """Apply one logged decision (``{"seat", "action", ...}``)."""
         action, seat = decision["action"], decision["seat"]

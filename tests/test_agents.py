@@ -92,13 +92,7 @@ def _mid_hand(seed: int, tricks: int) -> Hand:
     agents = [GreedyAgent() for _ in range(4)]
     while hand.phase != Phase.PLAY or len(hand.tricks) < tricks or hand.current_player is None:
         seat = hand.current_player
-        decision = agents[seat].act(view_of(hand, seat))
-        if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
-            hand.pass_bid(seat) if decision is None else hand.bid(seat, decision)
-        elif hand.phase == Phase.KITTY:
-            hand.bury(seat, decision)
-        else:
-            hand.play(seat, list(decision))
+        hand.act(seat, agents[seat].act(view_of(hand, seat)))
     return hand
 
 

@@ -159,13 +159,7 @@ def test_observation_ignores_other_players_hidden_cards():
 
         while hand.phase != Phase.DONE and steps:
             seat = hand.current_player
-            decision = agents[seat].act(view_of(hand, seat))
-            if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
-                hand.pass_bid(seat) if decision is None else hand.bid(seat, decision)
-            elif hand.phase == Phase.KITTY:
-                hand.bury(seat, decision)
-            else:
-                hand.play(seat, list(decision))
+            hand.act(seat, agents[seat].act(view_of(hand, seat)))
             steps -= 1
         viewer = rng.randrange(4)
         shuffled = copy.deepcopy(hand)
@@ -286,13 +280,7 @@ def test_encoding_from_the_view_equals_encoding_from_the_hand():
             assert np.array_equal(from_hand.encode(hand, seat), from_view.encode(view, seat))
             assert np.array_equal(from_hand.history(hand, seat), from_view.history(view, seat))
         compared += 1
-        decision = agents[seat].act(view)
-        if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
-            hand.pass_bid(seat) if decision is None else hand.bid(seat, decision)
-        elif hand.phase == Phase.KITTY:
-            hand.bury(seat, decision)
-        else:
-            hand.play(seat, list(decision))
+        hand.act(seat, agents[seat].act(view))
     assert compared > 50
 
 

@@ -12,11 +12,11 @@ import random
 
 import pytest
 
+from agents.random_agent import random_decision as engine_random_decision
 from env.bidding import Bid
 from env.cards import card_list, kinds_of, parse_cards, points_of
 from env.errors import IllegalActionError
 from env.game import Hand, Phase, team_of
-from env.moves import legal_follows, legal_leads
 from env.rules import Lead, follow_error, lead_error
 from env.scoring import kitty_multiplier_of, next_dealer, score_with
 from env.variants import RuleOptions
@@ -43,19 +43,7 @@ def quick_state(hand: Hand) -> tuple:
 
 def random_decision(hand: Hand, rng: random.Random, max_plays: int = 48) -> None:
     """Take one uniformly random legal decision for the player to act."""
-    seat = hand.current_player
-    if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
-        choice = rng.choice([None, *hand.bid_options(seat)])
-        if choice is None:
-            hand.pass_bid(seat)
-        else:
-            hand.bid(seat, choice)
-    elif hand.phase == Phase.KITTY:
-        hand.bury(seat, rng.sample(kinds_of(hand.hands[seat]), 8))
-    elif hand.lead is None:
-        hand.play(seat, list(rng.choice(legal_leads(hand.ctx, hand.hands[seat], max_plays).plays)))
-    else:
-        hand.play(seat, list(rng.choice(legal_follows(hand.ctx, hand.hands[seat], hand.lead, max_plays).plays)))
+    engine_random_decision(hand, rng, max_plays)
 
 
 # ---------------------------------------------------------------------------- scripted hands
