@@ -9,7 +9,9 @@ would after ``sync_every`` steps) for the ``local`` and ``ray`` backends with
 Batches arrive in lumps (one per few finished hands), so the rate is taken
 between the first batch and the last: frames of every batch after the first,
 divided by the time between them. Actor start-up (process spawn, Ray start,
-the first hand) is therefore not counted.
+the first hand) is therefore not counted. Frames per CPU-second of the actor
+processes (from /proc) are printed too: on a shared machine they show the
+per-core rate that wall-clock frames/s hides.
 
     python benchmarks/bench_actors.py --seconds 30 --actors 1 2 --backends local ray
 """
@@ -42,11 +44,33 @@ def load_run(preset: str, actors: int) -> RunConfig:
     return run_config(OmegaConf.to_container(cfg, resolve=True))
 
 
+def actor_pids(pool: ActorPool) -> list[int]:
+    """Process ids of the pool's actors (local processes, or Ray actors' ``ping``)."""
+    if hasattr(pool, "processes"):
+        return [p.pid for p in pool.processes]
+    import ray
+
+    return ray.get([actor.ping.remote() for actor in pool.actors])
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User plus system CPU time of these processes (Linux /proc), so a shared machine's load drops out."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+    return total / ticks
+
+
 def measure(pool: ActorPool, model, seconds: float, sync_batches: int) -> dict[str, float]:
-    """Frames/s and samples/s delivered by ``pool`` over ``seconds`` after its first batch."""
+    """Frames/s and samples/s delivered by ``pool`` over ``seconds`` after its first batch, and frames per
+    CPU-second of the actor processes."""
     first = None
     while first is None:
         first = pool.get(timeout=5.0)
+    pids = actor_pids(pool)
+    cpu_start = cpu_seconds(pids)
     start = last = time.perf_counter()
     frames = samples = batches = 0
     while time.perf_counter() - start < seconds:
@@ -61,8 +85,9 @@ def measure(pool: ActorPool, model, seconds: float, sync_batches: int) -> dict[s
         if batches % sync_batches == 0:
             pool.publish(model)
     elapsed = max(last - start, 1e-9)
+    cpu = max(cpu_seconds(pids) - cpu_start, 1e-9)
     return {"frames_per_s": frames / elapsed, "samples_per_s": samples / elapsed, "batches": batches,
-            "seconds": elapsed}
+            "seconds": elapsed, "frames_per_cpu_s": frames / cpu, "actor_cpu_share": cpu / elapsed}
 
 
 def main() -> None:
@@ -92,7 +117,8 @@ def main() -> None:
             rows.append(row)
             print(f"{backend:5s} {actors} actor(s) x {run.train.envs_per_actor} tables: "
                   f"{row['frames_per_s']:8.1f} frames/s ({row['frames_per_s'] / actors:7.1f} per actor), "
-                  f"{row['samples_per_s']:8.1f} samples/s, {row['batches']} batches in {row['seconds']:.1f} s, "
+                  f"{row['frames_per_cpu_s']:7.1f} per actor CPU-second (actors got {row['actor_cpu_share']:.2f} "
+                  f"cores), {row['batches']} batches in {row['seconds']:.1f} s, "
                   f"load {row['load_after']:.2f}", flush=True)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2))

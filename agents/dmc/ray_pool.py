@@ -28,6 +28,7 @@ and shut down again by :meth:`RayActorPool.close`.
 from __future__ import annotations
 
 import collections
+import os
 import time
 from typing import Any
 
@@ -47,6 +48,9 @@ REQUESTS_PER_ACTOR = 2
 # restart_dead() scans every request in flight; train.py calls it once per batch,
 # so the scan is rate-limited (deaths are also caught when answers are fetched).
 DEATH_SCAN_SECONDS = 1.0
+# An actor that keeps dying before its first batch is broken (e.g. its constructor
+# fails on every node), not unlucky: training stops instead of restarting it forever.
+MAX_DEATHS_WITHOUT_BATCH = 3
 
 
 @ray.remote(num_cpus=1, max_restarts=0)
@@ -73,9 +77,9 @@ class SelfPlayActor:
             if batch is not None:
                 return batch
 
-    def ping(self) -> bool:
-        """Liveness probe (used by tests and tools)."""
-        return True
+    def ping(self) -> int:
+        """Liveness probe: the actor's process id (tests; the benchmark reads its CPU time)."""
+        return os.getpid()
 
 
 class RayActorPool:
@@ -96,6 +100,7 @@ class RayActorPool:
         self.pending: dict[ray.ObjectRef, tuple[int, int]] = {}
         self.ready: collections.deque[SampleBatch] = collections.deque()
         self.dead: set[int] = set()
+        self.deaths_without_batch: list[int] = [0] * run.train.actors
         self.last_scan = time.monotonic()
         for actor_id in range(run.train.actors):
             self.actors.append(None)
@@ -117,21 +122,29 @@ class RayActorPool:
 
     def _receive(self, ref: ray.ObjectRef) -> None:
         """Fetch one answered request: queue its batch and ask again, or note that its actor died."""
-        actor_id, incarnation = self.pending.pop(ref)
+        owner = self.pending.pop(ref, None)
+        if owner is None:  # dropped with a dead actor earlier in the same round
+            return
+        actor_id, incarnation = owner
         if incarnation != self.incarnation[actor_id] or actor_id in self.dead:
             return
         try:
             batch = ray.get(ref)
-        except RayActorError:
+        except RayActorError as error:
             self.dead.add(actor_id)
-            for other, owner in list(self.pending.items()):
-                if owner == (actor_id, incarnation):
+            self.deaths_without_batch[actor_id] += 1
+            if self.deaths_without_batch[actor_id] >= MAX_DEATHS_WITHOUT_BATCH:
+                raise RuntimeError(f"actor {actor_id} died {MAX_DEATHS_WITHOUT_BATCH} times in a row before "
+                                   f"sending a batch; last error: {error}") from error
+            for other, holder in list(self.pending.items()):
+                if holder == owner:
                     del self.pending[other]
             return
         except ObjectLostError:
             # the answer was lost with its node's object store; the actor (if alive) is asked again
             self._request(actor_id)
             return
+        self.deaths_without_batch[actor_id] = 0
         self.ready.append(batch)
         self._request(actor_id)
 
