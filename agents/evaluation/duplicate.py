@@ -210,7 +210,9 @@ def run_tasks(tasks: Sequence[tuple[int, str, str, Deal, Settings]], workers: in
         results = progress(results, len(tasks)) if progress else results
         collected = list(results)
     else:
-        with multiprocessing.get_context().Pool(workers, initializer=_init_worker, initargs=(loader_modules,)) as pool:
+        # spawn, not fork: a forked child of a process that already ran torch (train.py) can deadlock.
+        context = multiprocessing.get_context("spawn")
+        with context.Pool(workers, initializer=_init_worker, initargs=(loader_modules,)) as pool:
             chunk = max(1, min(8, len(tasks) // (workers * 8)))
             results = pool.imap_unordered(play_deal, tasks, chunksize=chunk)
             results = progress(results, len(tasks)) if progress else results
