@@ -188,3 +188,20 @@ def test_multirun_sweep_runs_one_job_per_model(tmp_path):
     assert len(checkpoints) == 2
     histories = {load_checkpoint(p)["config"]["model"]["history"] for p in checkpoints}
     assert histories == {"lstm", "none"}
+
+
+def test_evaluation_reloads_a_checkpoint_rewritten_in_place(tmp_path):
+    """Training evaluates latest.pt again and again: each evaluation must see the new weights."""
+    import os
+
+    from agents.evaluation.duplicate import _agent
+
+    run = small_run()
+    path = tmp_path / "latest.pt"
+    save_checkpoint(path, model=new_model(run), optimizer=None, config=config("train=smoke"), counters={"frames": 1})
+    first = _agent(str(path), 0).agent
+    save_checkpoint(path, model=new_model(run), optimizer=None, config=config("train=smoke"), counters={"frames": 2})
+    os.utime(path, ns=(os.stat(path).st_atime_ns, os.stat(path).st_mtime_ns + 1_000_000))
+    second = _agent(str(path), 0).agent
+    assert first is not second
+    assert _agent(str(path), 0).agent is second

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import hashlib
 import multiprocessing
+import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from agents.base import Agent, Decision
 from agents.evaluation.deals import Deal, check_deal
-from agents.registry import import_loader_modules, make_agent
+from agents.registry import import_loader_modules, is_checkpoint, make_agent
 from agents.runner import play_hand, play_match
 from env.bidding import Bid
 from env.game import Hand, team_of
@@ -128,11 +129,13 @@ def agent_seed(seed: int, deal: int, seat: int) -> int:
     return int.from_bytes(digest[:6], "big")
 
 
-_AGENTS: dict[tuple[str, int], TimedAgent] = {}
+_AGENTS: dict[tuple[str, int, int | None], TimedAgent] = {}
 
 
 def _agent(name: str, seat: int) -> TimedAgent:
-    key = (name, seat)
+    # A checkpoint file rewritten in place (training's latest.pt) must not hit a stale cache entry.
+    stamp = os.stat(name).st_mtime_ns if is_checkpoint(name) and os.path.exists(name) else None
+    key = (name, seat, stamp)
     if key not in _AGENTS:
         _AGENTS[key] = TimedAgent(make_agent(name, None))
     return _AGENTS[key]
