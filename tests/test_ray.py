@@ -46,8 +46,10 @@ def smoke_run_config(*overrides: str):
 
 def test_smoke_training_on_local_ray_writes_a_checkpoint_that_plays(tmp_path):
     command = [sys.executable, "train.py", "train=smoke", "actors.backend=ray", "actors.num_cpus=2",
-               f"hydra.run.dir={tmp_path}", "train.total_frames=1200", "train.final_eval_deals=0"]
-    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=180)
+               f"hydra.run.dir={tmp_path}", "train.total_frames=1200", "train.total_minutes=null",
+               "train.final_eval_deals=0"]
+    # Only the frame limit stops this run: a slow Ray start on a loaded machine must not end it early.
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=420)
     assert result.returncode == 0, result.stderr[-3000:]
     path = tmp_path / "checkpoints" / "latest.pt"
     state = load_checkpoint(path)
@@ -89,7 +91,7 @@ def test_a_killed_actor_is_replaced_and_batches_keep_coming(local_ray):
         victim = pool.actors[0]
         ray.kill(victim)
         batches, replaced = 0, 0
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 180
         while (batches < 4 or not replaced) and time.monotonic() < deadline:
             pool.publish(new_model(run))  # weights keep flowing while the fleet changes
             batch = pool.get(timeout=1.0)
@@ -97,7 +99,7 @@ def test_a_killed_actor_is_replaced_and_batches_keep_coming(local_ray):
             replaced += pool.restart_dead()
         assert replaced == 1 and pool.restarts == 1
         assert batches >= 4
-        assert pool.actors[0] is not victim and ray.get(pool.actors[0].ping.remote(), timeout=30)
+        assert pool.actors[0] is not victim and ray.get(pool.actors[0].ping.remote(), timeout=120)
     finally:
         pool.close()
     assert ray.is_initialized()  # the pool did not start this Ray, so it leaves it running

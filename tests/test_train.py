@@ -32,7 +32,7 @@ def config(*overrides: str) -> dict:
 
 def run_train(tmp: Path, *overrides: str) -> subprocess.CompletedProcess:
     command = [sys.executable, "train.py", "train=smoke", f"hydra.run.dir={tmp}", *overrides]
-    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=240)
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
 
 
 @pytest.fixture(scope="module")
