@@ -165,15 +165,10 @@ def profile(pc: tuple[int, ...], tractor_lengths: tuple[int, ...], pairs: int) -
         return best
     total = sum(pc)
     m = min(k, total)
-    if not rest or m == total:
-        left = [0] * len(pc) if m == total else list(pc)
-        if m != total:  # no later tractor: which pairs go does not matter, only how many
-            taken = m
-            for i in range(len(left)):
-                use = min(left[i], taken)
-                left[i] -= use
-                taken -= use
-        return (0, m) + profile(tuple(left), rest, pairs)
+    if m == total:  # every pair goes: nothing is left to choose
+        return (0, m) + profile((0,) * len(pc), rest, pairs)
+    if not rest:  # no later tractor: which pairs go does not matter, only how many
+        return (0, m, min(pairs, total - m))
     present = [i for i, c in enumerate(pc) if c]
     for chosen in combinations_with_replacement(present, m):
         left = list(pc)
