@@ -6,6 +6,7 @@ missing or with UPDATE_SCREENSHOTS=1.
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import socket
@@ -14,6 +15,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -40,7 +42,8 @@ def server_url() -> Iterator[str]:
 
     from ui.web.server import WebSettings, create_app
 
-    app = create_app(WebSettings(seats=("human", "greedy", "greedy", "greedy"), ai_delay=0.05))
+    app = create_app(WebSettings(seats=("human", "greedy", "greedy", "greedy"), ai_delay=0.05,
+                                 checkpoint_dir=str(ROOT / "checkpoints")))  # absolute, as play.py passes it
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -157,3 +160,76 @@ def test_browser_watch_mode(page, server_url: str) -> None:
     assert page.locator(".seat.north .card").count() > 0  # spectators see every hand
     page.screenshot(path=str(ARTIFACTS / "web_watch.png"))
     assert page.errors == []
+
+
+def test_seat_menus_name_checkpoints_without_server_paths(page, server_url: str) -> None:
+    """The menus offer the shipped checkpoint by name with its card's facts; no path reaches the page."""
+    page.goto(server_url)
+    page.wait_for_selector("#lobby-form")
+    page.wait_for_function("() => document.querySelectorAll('#seat-1 option').length > 1")
+    options = page.eval_on_selector_all("#seat-1 option", "os => os.map((o) => [o.value, o.textContent])")
+    for value, label in options:
+        assert "/" not in value and ".pt" not in value + label and str(ROOT) not in label, (value, label)
+    labels = dict(options)
+    assert labels["dmc_cpu60"].startswith("dmc_cpu60 · 8.4M frames · +0.38 vs random")
+    page.select_option("#seat-1", "dmc_cpu60")
+    page.select_option("#seat-2", "greedy")
+    page.click("#start")
+    page.wait_for_selector(".seat.east .plate")
+    assert "dmc_cpu60" in page.inner_text(".seat.east .plate")
+    assert str(ROOT) not in page.content()
+    assert page.errors == []
+
+
+def _gold_ink(pixels: np.ndarray) -> np.ndarray:
+    """Where the title's gold (#f2c14e) is, whatever the dark background behind it."""
+    r, g, b = (pixels[..., i].astype(int) for i in range(3))
+    return (r > 170) & (g > 130) & (b < 140) & (r - b > 80)
+
+
+def _longest_run(row: np.ndarray) -> int:
+    """The longest stretch of consecutive True in a row of pixels."""
+    longest = current = 0
+    for inked in row:
+        current = current + 1 if inked else 0
+        longest = max(longest, current)
+    return longest
+
+
+def test_title_glyphs_are_drawn_without_a_cjk_font(page, server_url: str) -> None:
+    """The title's 升级 is drawn with strokes, not taken from a font the machine may lack.
+
+    Without a CJK font, text shows two empty boxes. So: no text in the title to
+    fall back, and on screen the strokes are there, 升's long horizontal across the
+    middle of the first character (an empty box has only its two sides there), and
+    a second character that has ink of its own and differs from the first.
+    """
+    from PIL import Image
+
+    page.goto(server_url)
+    page.wait_for_selector("#lobby-form")
+    for selector in ("#topbar .brand .cn", "#lobby h1 .cn"):
+        box = page.locator(selector).bounding_box()
+        assert box and box["width"] > 15 and box["height"] > 10, (selector, box)
+    drawn = page.evaluate("""() => {
+      const title = document.querySelector('#lobby h1 .cn');
+      const text = [...title.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent);
+      const strokes = title.querySelector('svg use');
+      return {text: text.join('').trim(), width: strokes ? strokes.getBBox().width : 0,
+              label: title.querySelector('svg')?.getAttribute('aria-label')};
+    }""")
+    assert drawn["text"] == "" and drawn["width"] > 0 and drawn["label"] == "升级", drawn
+
+    title = page.locator("#lobby h1 .cn")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    title.screenshot(path=str(ARTIFACTS / "web_title.png"))
+    ink = _gold_ink(np.asarray(Image.open(io.BytesIO(title.screenshot())).convert("RGB")))
+    rows, columns = np.nonzero(ink)
+    assert rows.size, "the title has no ink"
+    ink = ink[rows.min():rows.max() + 1, columns.min():columns.max() + 1]
+    height, width = ink.shape
+    first, second = ink[:, :width // 2], ink[:, width - width // 2:]
+    middle = first[int(height * 0.4):int(height * 0.6) + 1]
+    assert max(_longest_run(row) for row in middle) >= 0.6 * first.shape[1]  # 升's 一
+    assert second.mean() > 0.04
+    assert np.count_nonzero(first != second) > 0.05 * first.size

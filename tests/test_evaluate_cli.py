@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -49,3 +50,16 @@ def test_cli_refuses_an_unknown_participant(tmp_path):
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode != 0
     assert "unknown agent 'nobody'" in done.stderr
+
+
+def test_ctrl_c_stops_the_workers_without_tracebacks(tmp_path, press_ctrl_c):
+    """Ctrl-C reaches evaluate.py and its worker processes: one clean line, no worker traceback."""
+    out = tmp_path / "run"
+    command = [sys.executable, "evaluate.py", "num_deals=300", "workers=2", "progress=true",
+               "participants=[greedy,random]", f"hydra.run.dir={out}", f"deals_file={tmp_path / 'deals.json'}"]
+    returncode, output = press_ctrl_c(command, ready=r"\| *[1-9]\d*/300")  # a first deal came back
+    assert returncode == 0, output[-3000:]
+    assert "interrupted: no results written" in output
+    assert "Traceback" not in output and "KeyboardInterrupt" not in output, output[-3000:]
+    assert not re.search(r"^Process [\w-]+:$", output, re.MULTILINE), output[-3000:]  # a dying worker's header
+    assert not (out / "results.json").exists()

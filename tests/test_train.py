@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -61,6 +62,33 @@ def test_resume_continues_the_counters(smoke_run, tmp_path):
     second = load_checkpoint(tmp_path / "checkpoints" / "latest.pt")["counters"]
     assert second["frames"] >= first["frames"] + 1000
     assert second["learner_steps"] > first["learner_steps"]
+    assert second["resumes"] == first["resumes"] + 1
+
+
+def test_ctrl_c_saves_a_checkpoint_without_tracebacks_and_it_resumes(tmp_path, press_ctrl_c):
+    """Ctrl-C in a terminal reaches the learner and every actor process (one process group).
+
+    Only the learner may react: it stops the actors, saves and says so once. An actor
+    that took the interrupt itself would print a ``KeyboardInterrupt`` traceback.
+    """
+    out = tmp_path / "interrupted"
+    command = [sys.executable, "train.py", "train=smoke", f"hydra.run.dir={out}", "train.actors=2",
+               "train.total_frames=1000000000", "train.total_minutes=60", "train.final_eval_deals=0"]
+    # Ready once the learner has samples (the progress bar counts frames): the actors are in their loop.
+    returncode, output = press_ctrl_c(command, ready=r"\| *[1-9]\d*/1000000000")
+    assert returncode == 0, output[-3000:]
+    assert "interrupted: saving a checkpoint" in output
+    assert "Traceback" not in output and "KeyboardInterrupt" not in output, output[-3000:]
+    assert not re.search(r"^Process [\w-]+:$", output, re.MULTILINE), output[-3000:]  # a dying worker's header
+    first = load_checkpoint(out / "checkpoints" / "latest.pt")["counters"]
+    assert first["frames"] > 0
+
+    result = run_train(tmp_path / "resumed", "resume=true", f"resume_from={out / 'checkpoints' / 'latest.pt'}",
+                       f"train.total_frames={int(first['frames']) + 500}", "train.final_eval_deals=0")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "resumed from" in result.stdout
+    second = load_checkpoint(tmp_path / "resumed" / "checkpoints" / "latest.pt")["counters"]
+    assert second["frames"] >= first["frames"] + 500
     assert second["resumes"] == first["resumes"] + 1
 
 

@@ -7,6 +7,8 @@ import warnings
 from pathlib import Path
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette warns about its httpx transport on import
@@ -14,8 +16,11 @@ with warnings.catch_warnings():
 
 from omegaconf import OmegaConf
 
+from env.cards import CARD_NAMES
 from env.game import Hand
-from ui.web.server import WebSettings, create_app
+from ui.web.checkpoints import checkpoint_choices, public_seat_name
+from ui.web.protocol import MESSAGE_TYPES, ProtocolError, parse_message
+from ui.web.server import UNEXPECTED, WebSettings, create_app
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -120,15 +125,99 @@ def test_malformed_and_illegal_messages_change_nothing(client: TestClient) -> No
             if state["phase"] not in checked_phases:
                 checked_phases.add(state["phase"])
                 for text, reason in BAD_MESSAGES:
-                    ws.send_text(text)
-                    reply = ws.receive_json()
-                    assert reply["type"] == "error", (text, reply)
-                    assert reason in reply["message"], (text, reply["message"])
-                    ws.send_json({"type": "state"})
-                    assert ws.receive_json() == state, text
+                    for frame in (text, text.encode()):  # a text frame, then the same as a binary frame
+                        _send_frame(ws, frame)
+                        reply = ws.receive_json()
+                        assert reply["type"] == "error", (frame, reply)
+                        assert reason in reply["message"], (frame, reply["message"])
+                        ws.send_json({"type": "state"})
+                        assert ws.receive_json() == state, frame
             _act(ws, state)
             state = _until_turn(ws)
     assert checked_phases == {"deal", "kitty", "play"}
+
+
+def _send_frame(ws, frame: str | bytes) -> None:
+    if isinstance(frame, bytes):
+        ws.send_bytes(frame)
+    else:
+        ws.send_text(frame)
+
+
+def test_binary_frames_are_answered_and_the_connection_stays(client: TestClient) -> None:
+    """A binary frame is read like a text one: UTF-8 JSON works, anything else gets an error reply."""
+    game = _new_game(client, seed=5, episode="hand")
+    with client.websocket_connect(f"/ws/{game}") as ws:
+        state = _until_turn(ws)
+        ws.send_bytes(b'{"type": "state"}')
+        assert ws.receive_json() == state
+        for frame, reason in [(b"\xff\xfe{", "UTF-8"), (b"\xc3", "UTF-8"), (b"", "malformed JSON"),
+                              (b"\x00\x01\x02", "malformed JSON"), ('{"type": "帰"}'.encode(), "unknown message type"),
+                              (b"[" * 2000 + b"]" * 2000, "nested too deeply"), (b"x" * 5000, "longer than")]:
+            ws.send_bytes(frame)
+            reply = ws.receive_json()
+            assert reply["type"] == "error" and reason in reply["message"], (frame[:20], reply)
+            ws.send_json({"type": "state"})
+            assert ws.receive_json() == state
+        # The game goes on over the same connection.
+        _act(ws, state)
+        assert _until_turn(ws)["version"] > state["version"]
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12)
+_CARD_TOKENS = st.sampled_from(CARD_NAMES) | st.text(max_size=5)
+_MESSAGES = st.fixed_dictionaries(
+    {"type": st.sampled_from(MESSAGE_TYPES) | st.text(max_size=10) | _JSON},
+    optional={"cards": st.lists(_CARD_TOKENS, max_size=45) | _JSON, "index": st.integers() | _JSON,
+              "on": st.booleans() | _JSON, "extra": _JSON})
+_TEXTS = st.one_of(
+    _MESSAGES.map(json.dumps), _JSON.map(json.dumps), st.text(max_size=64),
+    st.integers(1, 2000).map(lambda n: "[" * n + "]" * n),  # nesting that fits the size limit
+    st.integers(1, 800).map(lambda n: '{"a": ' * n + "1" + "}" * n),
+    st.integers(4000, 5000).map(lambda n: json.dumps({"type": "state", "pad": "x" * n})),
+)
+_FRAMES = st.one_of(_TEXTS, _TEXTS.map(str.encode), st.binary(max_size=64))
+
+
+def _moves_the_game(frame: str | bytes, bids: int) -> bool:
+    """True for the frames that are a legal bidding decision (they change the game, as they should)."""
+    try:
+        message = parse_message(frame)
+    except ProtocolError:
+        return False
+    return message["type"] == "pass" or (message["type"] == "bid" and 0 <= message["index"] < bids)
+
+
+def test_random_frames_are_answered_and_change_nothing(client: TestClient) -> None:
+    """Any frame, text or binary, of any shape: one reply, never a dropped connection, no change.
+
+    While we bid (our decision, the AIs waiting), every frame except a legal bid or
+    pass must leave the state as it was: an error says why, ``state`` and ``hint``
+    are answered as usual.
+    """
+    game = _new_game(client, seed=5, episode="hand")
+    with client.websocket_connect(f"/ws/{game}") as ws:
+        state = _until_turn(ws)
+        assert state["phase"] == "deal" and state["bid_options"]
+
+        @settings(max_examples=250, deadline=None)
+        @given(frame=_FRAMES)
+        def check(frame: str | bytes) -> None:
+            assume(not _moves_the_game(frame, len(state["bid_options"])))
+            _send_frame(ws, frame)
+            reply = ws.receive_json()
+            assert reply["type"] in ("error", "state", "hint"), reply
+            if reply["type"] == "error":
+                assert reply["message"] and reply["message"] != UNEXPECTED, (frame, reply)
+            elif reply["type"] == "state":
+                assert reply == state
+            ws.send_json({"type": "state"})
+            assert ws.receive_json() == state, frame
+
+        check()
 
 
 def test_follow_refuses_cards_that_break_the_duty(client: TestClient) -> None:
@@ -192,6 +281,79 @@ def test_game_creation_and_connection_are_validated(client: TestClient) -> None:
         assert "not a human seat" in ws.receive_json()["message"]
     with client.websocket_connect("/ws/nope") as ws:
         assert "no game" in ws.receive_json()["message"]
+
+
+def _strings(value) -> list[str]:
+    """Every string in a JSON value, keys included."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [t for k, v in value.items() for t in [k, *_strings(v)]]
+    if isinstance(value, list):
+        return [t for v in value for t in _strings(v)]
+    return []
+
+
+def _assert_no_server_path(value) -> None:
+    for text in _strings(value):
+        assert not text.startswith("/") and str(ROOT) not in text and ".pt" not in text, text
+
+
+def test_checkpoints_are_offered_and_chosen_by_name_never_by_path() -> None:
+    """As play.py runs it (an absolute checkpoint folder): names and card facts out, names in."""
+    folder = ROOT / "checkpoints"
+    configured = ("human", str(folder / "dmc_cpu60.pt"), "greedy", "ai")  # as play.py's seats=[...] may set them
+    client = TestClient(create_app(WebSettings(seats=configured, ai_delay=0.0, checkpoint_dir=str(folder))))
+    options = client.get("/api/options").json()
+    _assert_no_server_path(options)
+    assert options["default_seats"] == ["human", "dmc_cpu60", "greedy", "ai"]
+    offered = {c["name"]: c for c in options["checkpoints"]}
+    assert set(offered) == {p.stem for p in folder.glob("*.pt")}
+    shipped = offered["dmc_cpu60"]
+    card = json.loads((folder / "dmc_cpu60.json").read_text())
+    assert shipped["frames"] == card["frames"]
+    assert "+0.38 vs random" in shipped["strength"] and shipped["strength"].endswith("(levels/hand)")
+    assert shipped["label"] == f"dmc_cpu60 · 8.4M frames · {shipped['strength']}"
+
+    created = client.post("/api/games", json={"seats": ["human", "dmc_cpu60", "greedy", "dmc_cpu60"], "seed": 2})
+    assert created.status_code == 200, created.text
+    assert created.json()["seats"] == ["human", "dmc_cpu60", "greedy", "dmc_cpu60"]
+    session = client.app.state.games[created.json()["id"]].session
+    assert session.seats[1] == session.seats[3] == str(folder / "dmc_cpu60.pt")  # the server kept the file
+    with client.websocket_connect(f"/ws/{created.json()['id']}") as ws:
+        state = ws.receive_json()
+    assert [s["name"] for s in state["seats"]] == ["human", "dmc_cpu60", "greedy", "dmc_cpu60"]
+    _assert_no_server_path(state)
+
+    configured_game = client.post("/api/games", json={"seed": 3})  # the server's own seats, paths resolved
+    assert configured_game.status_code == 200, configured_game.text
+    assert configured_game.json()["seats"][:3] == ["human", "dmc_cpu60", "greedy"]
+    _assert_no_server_path(configured_game.json())
+    _assert_no_server_path(client.get("/api/games").json())
+
+    for path in (str(folder / "dmc_cpu60.pt"), "checkpoints/dmc_cpu60.pt", "dmc_cpu60.pt", "../checkpoints/dmc_cpu60"):
+        refused = client.post("/api/games", json={"seats": ["human", path, "greedy", "greedy"]})
+        assert refused.status_code == 400 and "unknown seat" in refused.json()["detail"], path
+        _assert_no_server_path(refused.json()["detail"].split("choose from")[1])  # the choices, not the echo
+
+
+def test_checkpoint_names_labels_and_the_folder_boundary(tmp_path: Path) -> None:
+    """A name never shadows a bot; a card's stated strength wins; nothing outside the folder is offered."""
+    folder = tmp_path / "checkpoints"
+    (folder / "nested").mkdir(parents=True)
+    for name in ("random.pt", "plain.pt", "carded.pt", "broken.pt", "nested/deep.pt"):
+        (folder / name).write_bytes(b"")
+    (folder / "carded.json").write_text(json.dumps({"frames": 1500, "strength": "beats greedy"}))
+    (folder / "broken.json").write_text("{not json")
+    (tmp_path / "outside.pt").write_bytes(b"")
+    choices = checkpoint_choices(folder, reserved={"human", "ai", "random", "greedy", "expert"})
+    assert set(choices) == {"random.pt", "plain", "carded", "broken"}
+    assert choices["carded"].label == "carded · 1.5k frames · beats greedy"
+    assert choices["plain"].label == "plain" and choices["broken"].frames is None
+    assert "path" not in choices["carded"].public()
+    assert public_seat_name(str(folder / "carded.pt"), choices) == "carded"
+    assert public_seat_name(str(tmp_path / "outside.pt"), choices) == "outside"
+    assert public_seat_name("greedy", choices) == "greedy"
 
 
 def test_page_and_assets_are_served(client: TestClient) -> None:

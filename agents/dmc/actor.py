@@ -22,6 +22,7 @@ import numpy as np
 import torch
 
 from agents.dmc.features import action_table, decision_phase
+from agents.interrupts import ignore_sigint
 from agents.models import q_values
 from env.encoding import bidding_context
 from env.shengji_env import AGENTS, raw_env
@@ -137,7 +138,11 @@ class SelfPlayTables:
 
 def actor_process(actor_id: int, run, shared_model: torch.nn.Module, weights_lock, weights_version,
                   epsilon_value, sample_queue, stop_event, seed: int) -> None:
-    """Body of an actor process: play, refresh weights, ship samples until told to stop."""
+    """Body of an actor process: play, refresh weights, ship samples until told to stop.
+
+    Ctrl-C is the learner's to handle (it sets ``stop_event``), so the actor ignores it.
+    """
+    ignore_sigint()
     torch.set_num_threads(1)
     local_model = _clone(shared_model)
     version = -1

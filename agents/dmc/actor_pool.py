@@ -23,6 +23,7 @@ import torch.multiprocessing as mp
 from agents.dmc.actor import SampleBatch, actor_process
 from agents.dmc.checkpoint import new_model
 from agents.dmc.config import RunConfig
+from agents.interrupts import sigint_ignored_while_starting
 
 BACKENDS = ("local", "ray")
 
@@ -70,11 +71,13 @@ class LocalActorPool:
         self.processes = [self._start(i) for i in range(run.train.actors)]
 
     def _start(self, actor_id: int):
+        # Born ignoring Ctrl-C: the learner catches it and stops the actors (agents.interrupts).
         process = self.context.Process(
             target=actor_process, daemon=True, name=f"actor-{actor_id}",
             args=(actor_id, self.run, self.shared_model, self.lock, self.version, self.epsilon, self.samples,
                   self.stop, actor_seed(self.run, self.seed_offset, actor_id, self.restarts)))
-        process.start()
+        with sigint_ignored_while_starting():
+            process.start()
         return process
 
     def get(self, timeout: float) -> SampleBatch | None:

@@ -18,7 +18,8 @@ from collections.abc import Callable, Iterator, Sequence
 import ray
 
 from agents.evaluation.deals import Deal
-from agents.evaluation.duplicate import DealResult, Settings, _init_worker, play_deal
+from agents.evaluation.duplicate import DealResult, Settings, play_deal
+from agents.registry import import_loader_modules
 
 Task = tuple[int, str, str, Deal, Settings]
 
@@ -42,7 +43,8 @@ def start_ray(address: str | None, num_cpus: int | None) -> bool:
 def _play_chunk(tasks: list[Task]) -> list[DealResult]:
     """Play a few tasks in one Ray worker (agents stay cached there between chunks)."""
     if tasks:
-        _init_worker(tasks[0][4].loader_modules)  # registers checkpoint loaders in this worker
+        # Registers checkpoint loaders; Ray, not Ctrl-C, manages its workers' lives, so SIGINT stays as Ray set it.
+        import_loader_modules(tasks[0][4].loader_modules)
     return [play_deal(task) for task in tasks]
 
 

@@ -18,7 +18,9 @@ Every message is one JSON object with a ``type``:
 ``auto``        ``on``: bool                                watch mode: play on by itself
 ==============  ==========================================  ===============================
 
-Anything else gets ``{"type": "error", "message": ...}`` and changes nothing.
+Anything else gets ``{"type": "error", "message": ...}`` and changes nothing. A
+message may come as a text or a binary WebSocket frame; a binary one must hold
+UTF-8 JSON text as well.
 """
 
 from __future__ import annotations
@@ -39,17 +41,20 @@ def parse_message(text: str | bytes | None) -> dict[str, Any]:
     """Decode and validate one message; raises :class:`ProtocolError` saying what is wrong."""
     if text is None:
         raise ProtocolError("empty message")
+    size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", errors="surrogatepass"))
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError(f"message longer than {MAX_MESSAGE_BYTES} bytes")
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
             raise ProtocolError("a message must be UTF-8 JSON text") from None
-    if len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
-        raise ProtocolError(f"message longer than {MAX_MESSAGE_BYTES} bytes")
     try:
         message = json.loads(text)
     except json.JSONDecodeError as error:
         raise ProtocolError(f"malformed JSON: {error.msg}") from None
+    except RecursionError:  # e.g. 2,000 nested brackets fit in the size limit
+        raise ProtocolError("malformed JSON: nested too deeply") from None
     if not isinstance(message, dict):
         raise ProtocolError("a message must be a JSON object with a 'type'")
     kind = message.get("type")

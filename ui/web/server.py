@@ -3,7 +3,8 @@
 Routes:
 
 * ``GET /``: the page (``ui/web/static/index.html``); ``/static/...`` its script and style.
-* ``GET /api/options``: the seat choices a browser may offer and the defaults.
+* ``GET /api/options``: the seat choices a browser may offer and the defaults; checkpoints
+  as ``{"name", "label", "frames", "strength"}`` (:mod:`ui.web.checkpoints`).
 * ``POST /api/games``: a new game ``{"seats": [4 specs], "watch": bool, "seed": int|null,
   "episode": "match"|"hand"}`` (all optional) -> ``{"id", "seats"}``.
 * ``GET /api/games``: the games held.
@@ -13,11 +14,13 @@ Routes:
   the game's first human seat, a spectator without one.
 
 A browser may choose only ``human``, ``ai``, the bot names and the checkpoints found
-in the checkpoint folder: never an arbitrary path (a checkpoint file can run code).
+in the checkpoint folder, by name: never a path (a checkpoint file can run code), and
+no server path is ever sent to it (seats are shown by name).
 """
 
 from __future__ import annotations
 
+import logging
 import random
 import uuid
 from dataclasses import dataclass, field
@@ -31,11 +34,14 @@ from fastapi.staticfiles import StaticFiles
 from env.errors import IllegalActionError
 from ui.seats import DEFAULT_AI, HUMAN, resolve_seats
 from ui.session import GameSession
+from ui.web.checkpoints import CheckpointChoice, checkpoint_choices, public_seat_name
 from ui.web.games import WebGame
 from ui.web.protocol import ProtocolError, parse_message
 
 STATIC = Path(__file__).parent / "static"
-KNOWN_BOTS = ("expert", "greedy", "random")
+UNEXPECTED = "the server could not handle this message (its log says why)"
+log = logging.getLogger(__name__)
+KNOWN_BOTS = ("search", "expert", "greedy", "random")
 
 
 @dataclass
@@ -55,16 +61,17 @@ class WebSettings:
 
 
 def _bots() -> list[str]:
+    """The agents a browser may seat by name: the search and the rule bots, strongest first."""
     try:
-        from agents.registry import BOTS
+        from agents.registry import BOTS, SEARCH
     except ImportError:
         return ["random"]
-    return sorted(BOTS, key=lambda b: (KNOWN_BOTS.index(b) if b in KNOWN_BOTS else len(KNOWN_BOTS), b))
+    return sorted([SEARCH, *BOTS], key=lambda b: (KNOWN_BOTS.index(b) if b in KNOWN_BOTS else len(KNOWN_BOTS), b))
 
 
-def _checkpoints(directory: str) -> list[str]:
-    root = Path(directory)
-    return sorted(str(p) for p in root.glob("*.pt")) if root.is_dir() else []
+def _checkpoints(directory: str) -> dict[str, CheckpointChoice]:
+    """The checkpoint folder's files by the name a browser uses (a name never shadows a bot or ``ai``)."""
+    return checkpoint_choices(directory, reserved={HUMAN, DEFAULT_AI, "default", *_bots()})
 
 
 def create_app(settings: WebSettings | None = None) -> FastAPI:
@@ -79,6 +86,10 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     def allowed_specs() -> set[str]:
         return {HUMAN, DEFAULT_AI, *_bots(), *_checkpoints(settings.checkpoint_dir)}
 
+    def public_seats(specs: list[str]) -> list[str]:
+        choices = _checkpoints(settings.checkpoint_dir)
+        return [public_seat_name(spec, choices) for spec in specs]
+
     def new_game(body: dict[str, Any]) -> WebGame:
         if not isinstance(body, dict):
             raise HTTPException(400, "the body must be a JSON object")
@@ -88,9 +99,12 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         episode = body.get("episode", settings.episode)
         if not isinstance(seats, list) or len(seats) != 4 or not all(isinstance(s, str) for s in seats):
             raise HTTPException(400, "seats must be a list of 4 names")
-        unknown = [s for s in seats if s not in allowed_specs()]
-        if unknown:
-            raise HTTPException(400, f"unknown seat(s) {unknown}: choose from {sorted(allowed_specs())}")
+        if body.get("seats"):  # a browser's choice: names only, checkpoints mapped to their files here
+            unknown = [s for s in seats if s not in allowed_specs()]
+            if unknown:
+                raise HTTPException(400, f"unknown seat(s) {unknown}: choose from {sorted(allowed_specs())}")
+            checkpoints = _checkpoints(settings.checkpoint_dir)
+            seats = [str(checkpoints[s].path) if s in checkpoints else s for s in seats]
         if not isinstance(watch, bool):
             raise HTTPException(400, "watch must be true or false")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
@@ -114,17 +128,18 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
 
     @app.get("/api/options")
     def options() -> dict[str, Any]:
-        return {"bots": _bots(), "checkpoints": _checkpoints(settings.checkpoint_dir),
-                "default_seats": list(settings.seats), "watch": settings.watch}
+        choices = _checkpoints(settings.checkpoint_dir)
+        return {"bots": _bots(), "checkpoints": [c.public() for c in choices.values()],
+                "default_seats": public_seats(list(settings.seats)), "watch": settings.watch}
 
     @app.post("/api/games")
     def create(body: dict[str, Any] = Body(default_factory=dict)) -> dict[str, Any]:  # noqa: B008 - FastAPI style
         game = new_game(body)
-        return {"id": game.id, "seats": game.session.seats, "seed": game.session.seed}
+        return {"id": game.id, "seats": public_seats(game.session.seats), "seed": game.session.seed}
 
     @app.get("/api/games")
     def list_games() -> list[dict[str, Any]]:
-        return [{"id": g.id, "seats": g.session.seats, "hand": g.session.hand_number,
+        return [{"id": g.id, "seats": public_seats(g.session.seats), "hand": g.session.hand_number,
                  "over": g.session.match_over, "connected": len(g.sockets)} for g in games.values()]
 
     @app.get("/api/games/{game_id}/log")
@@ -154,17 +169,33 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         try:
             await game.send_state(socket)
             while True:
-                text = await socket.receive_text()
+                frame = await _receive_frame(socket)
                 try:
-                    await game.handle(socket, parse_message(text))
+                    await game.handle(socket, parse_message(frame))
                 except (ProtocolError, IllegalActionError) as error:
                     await game.send(socket, {"type": "error", "message": str(error)})
+                except Exception:  # a message must never end the connection; the log keeps the bug
+                    log.exception("game %s: unexpected error handling %s", game.id, repr(frame)[:200])
+                    await game.send(socket, {"type": "error", "message": UNEXPECTED})
         except WebSocketDisconnect:
             pass
         finally:
             game.detach(socket)
 
     return app
+
+
+async def _receive_frame(socket: WebSocket) -> str | bytes | None:
+    """The next message, from a text or a binary frame (``None``: a frame without data).
+
+    ``receive_text`` would raise on a binary frame and end the connection; a
+    browser's bad frame gets an error reply like any other bad message.
+    """
+    message = await socket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    text = message.get("text")
+    return text if text is not None else message.get("bytes")
 
 
 def _seat_of(game: WebGame | None, text: str | None) -> tuple[int | None, str | None]:

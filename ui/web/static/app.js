@@ -360,8 +360,13 @@ async function openLobby() {
   for (const id of ["seat-1", "seat-2"]) {
     const select = $(id);
     select.replaceChildren();
-    const choices = [["ai", "Default AI"], ...options.bots.map((b) => [b, `${b} bot`]), ...options.checkpoints.map((c) => [c, c])];
-    for (const [value, label] of choices) select.append(new Option(label, value));
+    // Checkpoints come by name, with a label from their card; the server keeps the file paths.
+    const choices = [["ai", "Default AI"], ...options.bots.map((b) => [b, `${b} bot`]), ...options.checkpoints.map((c) => [c.name, c.label])];
+    for (const [value, label] of choices) {
+      const option = new Option(label, value);
+      option.title = label;  // a narrowed menu cuts long checkpoint labels; hovering shows them whole
+      select.append(option);
+    }
   }
   $("lobby").classList.remove("hidden");
 }

@@ -1,0 +1,57 @@
+"""Shared test helpers."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _copy_into(stream, output: bytearray) -> None:
+    """Copy a pipe into ``output`` as it comes (tqdm redraws with carriage returns, not lines)."""
+    while chunk := os.read(stream.fileno(), 4096):
+        output.extend(chunk)
+
+
+def _press_ctrl_c(command: Sequence[str], ready: str, wait_s: float = 600) -> tuple[int, str]:
+    """Run ``command``, and once its output matches the regex ``ready``, press Ctrl-C.
+
+    The command runs in a process group of its own and the interrupt goes to the
+    whole group, as a terminal's Ctrl-C reaches the main process and every worker.
+    Returns the exit status and the output (stdout and stderr together).
+    """
+    process = subprocess.Popen(list(command), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               start_new_session=True)
+    output = bytearray()
+    reader = threading.Thread(target=_copy_into, args=(process.stdout, output), daemon=True)
+    reader.start()
+    pattern = re.compile(ready.encode())
+    try:
+        deadline = time.monotonic() + wait_s  # only a guard against a hung run, never a measurement
+        while not pattern.search(bytes(output)):
+            assert process.poll() is None, "ended before it was ready:\n" + output.decode(errors="replace")[-3000:]
+            assert time.monotonic() < deadline, "never ready:\n" + output.decode(errors="replace")[-3000:]
+            time.sleep(0.2)
+        os.killpg(process.pid, signal.SIGINT)
+        returncode = process.wait(timeout=wait_s)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    reader.join(timeout=30)
+    return returncode, output.decode(errors="replace")
+
+
+@pytest.fixture
+def press_ctrl_c() -> Callable[..., tuple[int, str]]:
+    """:func:`_press_ctrl_c`: run a command and interrupt it as a person at the terminal would."""
+    return _press_ctrl_c
