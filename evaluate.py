@@ -39,16 +39,21 @@ def main(cfg: DictConfig) -> None:
         pairs = [(str(cfg.participants[0]), str(cfg.participants[1]))]
     loader_modules = tuple(str(m) for m in cfg.loader_modules)
     import_loader_modules(loader_modules)
+    search = OmegaConf.to_container(cfg.search, resolve=True) or {}
     for name in {n for pair in pairs for n in pair}:
-        make_agent(name, 0)  # fail early on an unknown name or a missing loader
+        make_agent(name, 0, search=search)  # fail early on an unknown name, a missing loader or bad options
     rules = OmegaConf.to_container(cfg.rules, resolve=True) or {}
     options = RuleOptions.from_dict(rules)
     deals = load_deals(to_absolute_path(cfg.deals_file), int(cfg.seed), int(cfg.num_deals), options)
     settings = Settings(mode=str(cfg.mode), dealer=str(cfg.dealer), seed=int(cfg.seed),
                         rules=tuple(sorted(rules.items())), max_match_hands=int(cfg.max_match_hands),
-                        loader_modules=loader_modules)
-    evaluation = evaluate(pairs, deals, settings, workers=int(cfg.workers), progress=bool(cfg.progress),
-                          tournament=bool(pool), backend=str(cfg.backend), address=cfg.ray_address)
+                        loader_modules=loader_modules, search=tuple(sorted(search.items())))
+    try:
+        evaluation = evaluate(pairs, deals, settings, workers=int(cfg.workers), progress=bool(cfg.progress),
+                              tournament=bool(pool), backend=str(cfg.backend), address=cfg.ray_address)
+    except KeyboardInterrupt:  # the workers ignore Ctrl-C (agents.interrupts); leaving the pool ends them
+        print("\ninterrupted: no results written")
+        return
     print_table(evaluation)
     config = OmegaConf.to_container(cfg, resolve=True)
     write_json(evaluation, out / "results.json", config)

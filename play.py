@@ -2,8 +2,8 @@
 
 ``ui=terminal`` draws the table with rich and reads cards typed in the project's
 notation; ``ui=web`` serves the page at http://127.0.0.1:8000 (``web.host``,
-``web.port``). Seats are ``human``, a bot name, a checkpoint path or ``ai``
-(the best shipped checkpoint, else the expert bot).
+``web.port``). Seats are ``human``, a bot name, a checkpoint path, ``search``
+(``search:<prior>``) or ``ai`` (the strongest agent measured; printed at start).
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from hydra.core.hydra_config import HydraConfig
 from hydra.utils import to_absolute_path
 from omegaconf import DictConfig, OmegaConf
 
-from ui.seats import DEFAULT_AI, HUMAN, import_loader_modules, resolve_seats
+from agents.registry import configure_search
+from ui.seats import DEFAULT_AI, HUMAN, default_ai, import_loader_modules, resolve_seats
 
 
 def _seats(cfg: DictConfig) -> list[str]:
@@ -67,6 +68,9 @@ def run_web(cfg: DictConfig, rules: dict) -> None:
 def main(cfg: DictConfig) -> None:
     """Start the chosen interface."""
     import_loader_modules([str(m) for m in cfg.loader_modules])
+    configure_search(OmegaConf.to_container(cfg.search, resolve=True))
+    if DEFAULT_AI in _seats(cfg):
+        print(f"the default AI ({DEFAULT_AI}) is {default_ai(to_absolute_path(cfg.checkpoint_dir))}")
     rules = OmegaConf.to_container(cfg.rules, resolve=True) or {}
     if cfg.ui == "terminal":
         run_terminal(cfg, rules)

@@ -21,8 +21,8 @@ a seat that may still hold the suit.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
-from env.cards import NUM_KINDS
 from env.combos import Component, has_run, pair_counts
 from env.rules import Lead, throw_check
 from env.trump import NUM_EFFECTIVE_SUITS, TRUMP
@@ -47,11 +47,8 @@ class CardTracker:
         ctx = view.ctx
         self.ctx = ctx
         self.seat = view.seat
-        unseen = [2] * NUM_KINDS
-        for k in range(NUM_KINDS):
-            unseen[k] -= view.hand[k]
-            for played in view.played:
-                unseen[k] -= played[k]
+        p0, p1, p2, p3 = view.played
+        unseen = [2 - h - a - b - c - d for h, a, b, c, d in zip(view.hand, p0, p1, p2, p3)]
         if view.kitty:
             for k in view.kitty:
                 unseen[k] -= 1
@@ -62,23 +59,13 @@ class CardTracker:
         for trick in view.tricks:
             self._learn(trick.leader, trick.plays)
         if view.trick_plays:
-            self._learn(view.leader, view.trick_plays)
+            self._learn(view.leader, tuple(view.trick_plays))
 
-    def _learn(self, leader: int, plays: Sequence[tuple[int, ...]]) -> None:
-        suit_of = self.ctx.suit
-        lead = plays[0]
-        suit = suit_of[lead[0]]
-        n = len(lead)
-        lead_pairs = _pairs_in(lead)
-        for i in range(1, len(plays)):
-            seat = (leader + i) % 4
-            play = plays[i]
-            in_suit = [k for k in play if suit_of[k] == suit]
-            if len(in_suit) < n:
+    def _learn(self, leader: int, plays: tuple[tuple[int, ...], ...]) -> None:
+        for seat, suit, void in _trick_facts(self.ctx, leader, plays):
+            if void:
                 self.void[seat][suit] = True
-                self.no_pairs[seat][suit] = True
-            elif lead_pairs and _pairs_in(in_suit) < lead_pairs:
-                self.no_pairs[seat][suit] = True
+            self.no_pairs[seat][suit] = True
 
     # ------------------------------------------------------------------ counts
     def unseen_in(self, suit: int) -> int:
@@ -141,6 +128,29 @@ class CardTracker:
         if all(self.void[s][TRUMP] for s in opponents):
             return False
         return self.unseen_in(suit) == 0
+
+
+@lru_cache(maxsize=1 << 16)
+def _trick_facts(ctx, leader: int, plays: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, int, bool], ...]:
+    """What the follows of one trick reveal: ``(seat, suit, void)`` for each follower who
+    played short of the led suit (void) or short of its pairs (no pairs only).
+
+    Cached: search rollouts rebuild trackers over the same trick records many times.
+    """
+    suit_of = ctx.suit
+    lead = plays[0]
+    suit = suit_of[lead[0]]
+    n = len(lead)
+    lead_pairs = _pairs_in(lead)
+    facts = []
+    for i in range(1, len(plays)):
+        seat = (leader + i) % 4
+        in_suit = [k for k in plays[i] if suit_of[k] == suit]
+        if len(in_suit) < n:
+            facts.append((seat, suit, True))
+        elif lead_pairs and _pairs_in(in_suit) < lead_pairs:
+            facts.append((seat, suit, False))
+    return tuple(facts)
 
 
 def _pairs_in(cards: Sequence[int]) -> int:

@@ -1,10 +1,11 @@
-"""Decision-time benchmark of the rule bots on one core.
+"""Decision-time benchmark of an agent on one core.
 
-Plays complete hands with the measured bot on all four seats (so it meets
+Plays complete hands with the measured agent on all four seats (so it meets
 its own kind of play) and times every decision, by phase: mean, 99th
 percentile and maximum in milliseconds.
 
     python benchmarks/bench_agents.py --agent expert --hands 200
+    python benchmarks/bench_agents.py --agent search --hands 4 --search time_budget=0.1
 """
 
 from __future__ import annotations
@@ -22,10 +23,10 @@ from env.game import Hand, Phase
 from env.view import view_of
 
 
-def time_hands(name: str, hands: int, seed: int) -> dict[str, list[float]]:
+def time_hands(name: str, hands: int, seed: int, search: dict | None = None) -> dict[str, list[float]]:
     """Seconds per decision, grouped by phase, over ``hands`` hands (level and dealer rotate)."""
     times: dict[str, list[float]] = {"bid": [], "bury": [], "play": []}
-    agents = [make_agent(name, seed + seat) for seat in range(4)]
+    agents = [make_agent(name, seed + seat, search=search) for seat in range(4)]
     levels = "23456789TJQKA"
     for i in range(hands):
         hand = Hand.new(seed * 100_000 + i, level=levels[i % 13], dealer=i % 4)
@@ -49,11 +50,17 @@ def time_hands(name: str, hands: int, seed: int) -> dict[str, list[float]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--agent", default="expert", help="bot name (random, greedy, expert)")
+    parser.add_argument("--agent", default="expert", help="agent name (random, greedy, expert, search, a checkpoint)")
     parser.add_argument("--hands", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--search", nargs="*", default=[], metavar="KEY=VALUE",
+                        help="search options (conf/search/default.yaml), e.g. time_budget=0.1 worlds=16")
     args = parser.parse_args()
-    times = time_hands(args.agent, args.hands, args.seed)
+    search = {}
+    for item in args.search:
+        key, _, value = item.partition("=")
+        search[key] = value if key == "rollout" else (float(value) if "." in value else int(value))
+    times = time_hands(args.agent, args.hands, args.seed, search or None)
     every = [t for ts in times.values() for t in ts]
     print(f"{args.agent}: {args.hands} hands, {len(every)} decisions, "
           f"mean {1000 * statistics.fmean(every):.3f} ms per decision")

@@ -190,6 +190,48 @@ class Hand:
         return hand
 
     @classmethod
+    def from_position(cls, *, options: RuleOptions, level: str, dealer: int, team_levels: tuple[str, str],
+                      ctx: TrumpContext, standing: StandingBid | None, hands: list[list[int]], kitty: list[int],
+                      played: list[list[int]], tricks: list[TrickRecord], leader: int,
+                      trick_plays: list[tuple[int, ...]], defender_points: int,
+                      failed_throws: list[tuple[int, tuple[int, ...]]] = ()) -> Hand:
+        """A hand in the play phase, rebuilt from a position: every hand known (search over sampled deals).
+
+        ``hands`` are four count vectors, ``kitty`` the buried kinds, ``played``
+        what each seat has played so far; the current trick is ``trick_plays``
+        from ``leader``. The 108 cards must all be accounted for, else
+        ``ValueError`` names the kinds that are not. The hand's log holds no
+        replayable setup (its decisions start mid-hand).
+        """
+        hand = cls(options, level, dealer, team_levels)
+        totals = [sum(h[k] for h in hands) + sum(p[k] for p in played) for k in range(NUM_KINDS)]
+        for k in kitty:
+            totals[k] += 1
+        wrong = [f"{CARD_NAMES[k]} x{c}" for k, c in enumerate(totals) if c != 2]
+        if wrong:
+            raise ValueError(f"a position must hold every card twice; counted {', '.join(wrong)}")
+        if len(kitty) != KITTY_SIZE:
+            raise ValueError(f"the kitty holds {KITTY_SIZE} cards, got {len(kitty)}")
+        hand.ctx = ctx
+        hand.standing = standing
+        hand._setup = {"mode": "position"}
+        hand.hands = [list(h) for h in hands]
+        hand.hand_sizes = [sum(h) for h in hands]
+        hand.kitty = sorted(kitty)
+        hand.played = [list(p) for p in played]
+        hand.tricks = list(tricks)
+        for trick in tricks:
+            hand.trick_points[team_of(trick.winner)] += trick.points
+        hand.failed_throws = list(failed_throws)
+        hand.defender_points = defender_points
+        hand.phase = Phase.PLAY
+        hand.leader = leader
+        hand.trick_plays = [tuple(p) for p in trick_plays]
+        hand.lead = Lead(ctx, trick_plays[0]) if trick_plays else None
+        hand.current_player = (leader + len(trick_plays)) % NUM_PLAYERS
+        return hand
+
+    @classmethod
     def from_log(cls, log: dict[str, Any]) -> Hand:
         """Replay a hand from its JSON log; raises if a decision no longer applies."""
         if log.get("version") != LOG_VERSION:
@@ -197,6 +239,8 @@ class Hand:
         options = RuleOptions.from_dict(log["options"])
         setup = log["setup"]
         team_levels = tuple(setup["team_levels"])
+        if setup["mode"] not in ("seed", "deal"):
+            raise ValueError(f"a hand log of mode {setup['mode']!r} cannot be replayed")
         if setup["mode"] == "seed":
             hand = cls.new(setup["seed"], options, level=setup["level"], dealer=setup["dealer"],
                            team_levels=team_levels)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from agents.random_agent import RandomAgent
 from env.errors import IllegalActionError
 from env.game import Hand, Phase
-from ui.seats import best_checkpoint, default_ai, orientation, resolve_seats
+from ui.seats import beats_in_card, best_checkpoint, default_ai, orientation, resolve_seats
 from ui.session import GameSession
 
 
@@ -102,13 +103,19 @@ def test_agents_can_be_given_directly() -> None:
 
 def test_default_seats_and_checkpoints(tmp_path: Path) -> None:
     assert best_checkpoint(tmp_path) is None
-    assert default_ai(tmp_path) == "expert"
-    assert resolve_seats(["human", "ai", None, "greedy"], tmp_path) == ["human", "expert", "expert", "greedy"]
+    assert default_ai(tmp_path) == "search"  # the strongest agent measured
+    assert resolve_seats(["human", "ai", None, "greedy"], tmp_path) == ["human", "search", "search", "greedy"]
     (tmp_path / "step_100.pt").write_bytes(b"")
     (tmp_path / "best_model.pt").write_bytes(b"")
     assert best_checkpoint(tmp_path).name == "best_model.pt"
+    assert default_ai(tmp_path) == "search"  # no card: a checkpoint is not known to be stronger
+    card = {"evaluation": {"vs_search": {"pairs": [
+        {"a": "checkpoints/best_model.pt", "b": "search", "metrics": {"level_diff": {"low": 0.05}}}]}}}
+    (tmp_path / "best_model.json").write_text(json.dumps(card))
+    assert beats_in_card(tmp_path / "best_model.pt", "search")
+    assert not beats_in_card(tmp_path / "best_model.pt", "expert")
     with pytest.warns(UserWarning, match="cannot load"):
-        assert default_ai(tmp_path) == "expert"  # no loader registered for .pt in this test
+        assert default_ai(tmp_path) == "search"  # the card says stronger, but the empty file does not load
     with pytest.raises(ValueError, match="4 seats"):
         resolve_seats(["human"], tmp_path)
     assert [orientation(s, 2) for s in (2, 3, 0, 1)] == ["South", "East", "North", "West"]

@@ -2,14 +2,16 @@
 
 A seat spec is ``"human"``, a bot name (``random``, ``greedy``, ``expert``) or a
 checkpoint path, exactly the names :func:`agents.registry.make_agent` takes.
-``"ai"`` (or an empty spec) stands for the default AI: the best checkpoint
-shipped in ``checkpoints/`` when a loader for it is installed, else the
-strongest rule bot available.
+``"ai"`` (or an empty spec) stands for the default AI: the strongest agent
+measured (``benchmarks/RESULTS.md``), which is the decision-time search over
+ExpertAgent (``search``), unless a shipped checkpoint's card records a
+duplicate evaluation in which it beat that search with 95% confidence.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import warnings
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -18,7 +20,9 @@ from agents.base import Agent
 
 HUMAN = "human"
 DEFAULT_AI = "ai"
-_BOT_PREFERENCE = ("expert", "greedy", "random")
+STRONGEST = "search"
+"""The strongest agent measured: search over ExpertAgent (benchmarks/RESULTS.md, issue 11)."""
+_BOT_PREFERENCE = (STRONGEST, "expert", "greedy", "random")
 _ORIENTATION = ("South", "East", "North", "West")
 
 
@@ -64,15 +68,35 @@ def best_checkpoint(directory: str | Path = "checkpoints") -> Path | None:
     return shipped[-1] if shipped else None
 
 
+def beats_in_card(checkpoint: Path, opponent: str) -> bool:
+    """Whether the checkpoint's JSON card records beating ``opponent`` (level differential, 95% CI above 0)."""
+    card = checkpoint.with_suffix(".json")
+    try:
+        evaluations = json.loads(card.read_text()).get("evaluation", {})
+    except (OSError, ValueError, AttributeError):
+        return False
+    for evaluation in evaluations.values() if isinstance(evaluations, dict) else ():
+        for pair in evaluation.get("pairs", ()) if isinstance(evaluation, dict) else ():
+            if pair.get("b") == opponent and Path(str(pair.get("a"))).name == checkpoint.name:
+                low = pair.get("metrics", {}).get("level_diff", {}).get("low")
+                if isinstance(low, int | float) and low > 0:
+                    return True
+    return False
+
+
 def default_ai(checkpoint_dir: str | Path = "checkpoints") -> str:
-    """The spec of the default AI seat: the best loadable checkpoint, else the strongest bot."""
+    """The spec of the default AI seat: the strongest agent measured that loads here.
+
+    A shipped checkpoint only when its card shows it beating :data:`STRONGEST`;
+    else the search over ExpertAgent, else the strongest rule bot available.
+    """
     checkpoint = best_checkpoint(checkpoint_dir)
-    if checkpoint is not None:
+    if checkpoint is not None and beats_in_card(checkpoint, STRONGEST):
         try:
             make_seat_agent(str(checkpoint), 0)
             return str(checkpoint)
         except (ValueError, ImportError, OSError, RuntimeError) as error:
-            warnings.warn(f"cannot load {checkpoint} ({error}); playing against a rule bot", stacklevel=2)
+            warnings.warn(f"cannot load {checkpoint} ({error}); playing against {STRONGEST}", stacklevel=2)
     for bot in _BOT_PREFERENCE:
         try:
             make_seat_agent(bot, 0)

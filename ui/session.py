@@ -140,7 +140,7 @@ class GameSession:
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in range(4):
             raise IllegalActionError(f"no seat {seat!r}: seats are 0..3")
         if not self.is_human(seat):
-            raise IllegalActionError(f"seat {seat} is played by {self.seats[seat]}, not by a person")
+            raise IllegalActionError(f"seat {seat} is played by {display_name(self.seats[seat])}, not by a person")
         if self.hand_over:
             raise IllegalActionError("the hand is over: start the next hand")
 
@@ -237,12 +237,26 @@ class GameSession:
 
     def step_ai(self) -> Decision:
         """Let the agent whose turn it is take its decision; returns the decision."""
+        seat, decision = self.think()
+        self.apply_ai(seat, decision)
+        return decision
+
+    def think(self) -> tuple[int, Decision]:
+        """The seat to act and its agent's decision, not yet applied.
+
+        Reads only a frozen view, so a server may think in a worker thread
+        (a search takes a while) and apply the decision afterwards.
+        """
         if not self.ai_to_act:
             raise IllegalActionError("no agent has a decision now")
         seat = self.to_act
-        decision = self.agents[seat].act(self.view(seat))
+        return seat, self.agents[seat].act(self.view(seat))
+
+    def apply_ai(self, seat: int, decision: Decision) -> None:
+        """Apply a decision :meth:`think` took for ``seat`` (refused if the turn moved on meanwhile)."""
+        if self.to_act != seat or not self.ai_to_act:
+            raise IllegalActionError(f"seat {seat} no longer has a decision")
         self._apply(seat, decision)
-        return decision
 
     def _apply(self, seat: int, decision: Decision) -> tuple[int, ...] | None:
         hand = self.hand

@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 
 from agents.base import Agent, Decision
 from agents.evaluation.deals import Deal, check_deal
-from agents.registry import import_loader_modules, is_checkpoint, make_agent
+from agents.interrupts import ignore_sigint, sigint_ignored_while_starting
+from agents.registry import import_loader_modules, is_checkpoint, make_agent, search_prior
 from agents.runner import play_hand, play_match
 from env.bidding import Bid
 from env.game import Hand, team_of
@@ -43,6 +44,7 @@ class Settings:
     rules: tuple[tuple[str, object], ...] = ()
     max_match_hands: int = 200
     loader_modules: tuple[str, ...] = ()
+    search: tuple[tuple[str, object], ...] = ()   # options of search participants (conf/search)
 
     def options(self) -> RuleOptions:
         """The rule variants as :class:`RuleOptions`."""
@@ -129,15 +131,16 @@ def agent_seed(seed: int, deal: int, seat: int) -> int:
     return int.from_bytes(digest[:6], "big")
 
 
-_AGENTS: dict[tuple[str, int, int | None], TimedAgent] = {}
+_AGENTS: dict[tuple, TimedAgent] = {}
 
 
-def _agent(name: str, seat: int) -> TimedAgent:
+def _agent(name: str, seat: int, search: tuple[tuple[str, object], ...] = ()) -> TimedAgent:
     # A checkpoint file rewritten in place (training's latest.pt) must not hit a stale cache entry.
-    stamp = os.stat(name).st_mtime_ns if is_checkpoint(name) and os.path.exists(name) else None
-    key = (name, seat, stamp)
+    path = search_prior(name) or name
+    stamp = os.stat(path).st_mtime_ns if is_checkpoint(path) and os.path.exists(path) else None
+    key = (name, seat, stamp, search)
     if key not in _AGENTS:
-        _AGENTS[key] = TimedAgent(make_agent(name, None))
+        _AGENTS[key] = TimedAgent(make_agent(name, None, search=dict(search)))
     return _AGENTS[key]
 
 
@@ -150,7 +153,7 @@ def play_deal(task: tuple[int, str, str, Deal, Settings]) -> DealResult:
     counts = dict.fromkeys(seconds, 0)
     for a_team in (0, 1):
         names = [a if team_of(seat) == a_team else b for seat in range(4)]
-        agents = [_agent(name, seat) for seat, name in enumerate(names)]
+        agents = [_agent(name, seat, settings.search) for seat, name in enumerate(names)]
         for seat, agent in enumerate(agents):
             agent.reset(agent_seed(settings.seed, deal.index, seat))
             agent.seconds, agent.count = 0.0, 0
@@ -188,6 +191,12 @@ def _match_record(match: Match, a_team: int, options: RuleOptions) -> MatchRecor
 
 
 def _init_worker(loader_modules: tuple[str, ...]) -> None:
+    """Set up a worker process: register checkpoint loaders; leave Ctrl-C to the parent.
+
+    The parent catches ``KeyboardInterrupt`` and ends the pool; a worker taking it
+    too would print a traceback each (:mod:`agents.interrupts`).
+    """
+    ignore_sigint()
     import_loader_modules(loader_modules)
 
 
@@ -208,14 +217,16 @@ def run_tasks(tasks: Sequence[tuple[int, str, str, Deal, Settings]], workers: in
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
     loader_modules = tasks[0][4].loader_modules if tasks else ()
     if workers <= 1:
-        _init_worker(loader_modules)
+        import_loader_modules(loader_modules)  # in this process, which keeps its Ctrl-C
         results: Iterator[DealResult] = map(play_deal, tasks)
         results = progress(results, len(tasks)) if progress else results
         collected = list(results)
     else:
         # spawn, not fork: a forked child of a process that already ran torch (train.py) can deadlock.
         context = multiprocessing.get_context("spawn")
-        with context.Pool(workers, initializer=_init_worker, initargs=(loader_modules,)) as pool:
+        with sigint_ignored_while_starting():
+            pool = context.Pool(workers, initializer=_init_worker, initargs=(loader_modules,))
+        with pool:
             chunk = max(1, min(8, len(tasks) // (workers * 8)))
             results = pool.imap_unordered(play_deal, tasks, chunksize=chunk)
             results = progress(results, len(tasks)) if progress else results

@@ -200,7 +200,9 @@ class WebGame:
                         if self.session.hand_over:
                             self.session.next_hand()
                         else:
-                            self.session.step_ai()
+                            # A search thinks for a while: off the event loop, so other games go on.
+                            seat, decision = await asyncio.to_thread(self.session.think)
+                            self.session.apply_ai(seat, decision)
                     except Exception as error:  # an agent's bug must not kill the game silently
                         log.exception("AI move failed in game %s", self.id)
                         for socket in list(self.sockets):

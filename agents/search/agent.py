@@ -1,0 +1,224 @@
+"""SearchAgent: Perfect Information Monte Carlo over sampled worlds, with a rule bot or network as prior.
+
+At each play decision with a real choice:
+
+1. the prior agent (ExpertAgent by default, or a checkpoint) names its play;
+   :func:`~agents.search.candidates.candidate_plays` adds a few other legal
+   ideas (up to ``max_candidates``);
+2. worlds are sampled (:class:`~agents.search.worlds.WorldSampler`): deals of
+   the unseen cards consistent with what the seat knows;
+3. each candidate is played in each world and the hand is played out to its
+   end on the engine by the rollout policy on all four seats; the outcome is
+   the level change for our team plus ``points_weight`` levels per 40 of our
+   team's side of the defender points (a smoother tie-break);
+4. successive halving: every candidate gets ``screen_worlds`` worlds, then the
+   better half (the prior's play always kept) gets twice as many, until two
+   remain and ``worlds`` worlds are spent, or the time budget ends; the search
+   stops early when no candidate is ahead of the prior's play;
+5. the best mean wins, but a play other than the prior's must beat it by
+   ``min_advantage_se`` standard errors of the paired difference: the same
+   worlds and rollout seeds serve every candidate (common random numbers), so
+   the difference is measured, not guessed, and noise does not overturn the prior.
+
+Bids and the kitty burial are the prior's. A decision always returns a legal
+play: the prior's when time runs out before the first world is complete.
+Results are reproducible from the seed when the worlds budget, not the time
+budget, ends the search (the default budgets are set so).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+from agents.base import Agent
+from agents.search.candidates import candidate_plays
+from agents.search.worlds import World, WorldSampler, world_hand
+from env.bidding import Bid
+from env.game import Phase
+from env.view import PlayerView, view_of
+
+ROLLOUT_POLICIES = ("expert", "greedy", "random", "prior")
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """Budgets and choices of a search (``conf/search/default.yaml`` documents each)."""
+
+    time_budget: float = 0.5
+    worlds: int = 24
+    screen_worlds: int = 4
+    max_candidates: int = 8
+    rollout: str = "expert"
+    points_weight: float = 0.25
+    min_advantage_se: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.time_budget, int | float) and self.time_budget > 0):
+            raise ValueError(f"search.time_budget must be a positive number of seconds, got {self.time_budget!r}")
+        for name in ("worlds", "screen_worlds", "max_candidates"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"search.{name} must be a positive integer, got {value!r}")
+        if self.screen_worlds > self.worlds:
+            raise ValueError(f"search.screen_worlds ({self.screen_worlds}) cannot exceed search.worlds ({self.worlds})")
+        if self.rollout not in ROLLOUT_POLICIES:
+            raise ValueError(f"search.rollout must be one of {', '.join(ROLLOUT_POLICIES)}, got {self.rollout!r}")
+        if not isinstance(self.points_weight, int | float) or self.points_weight < 0:
+            raise ValueError(f"search.points_weight must be a number >= 0, got {self.points_weight!r}")
+        if not isinstance(self.min_advantage_se, int | float) or self.min_advantage_se < 0:
+            raise ValueError(f"search.min_advantage_se must be a number >= 0, got {self.min_advantage_se!r}")
+
+    @classmethod
+    def from_dict(cls, options: dict[str, Any] | None) -> SearchConfig:
+        """A config from ``{name: value}``; an unknown name is an error that lists the known ones."""
+        options = dict(options or {})
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise ValueError(f"unknown search option(s) {unknown}: choose from {sorted(known)}")
+        return cls(**options)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The options as a plain dict."""
+        return asdict(self)
+
+
+@dataclass
+class SearchStats:
+    """What the last search did (for tests, benchmarks and curious users)."""
+
+    candidates: list[tuple[int, ...]] = field(default_factory=list)
+    means: list[float | None] = field(default_factory=list)
+    worlds: int = 0
+    rollouts: int = 0
+    chosen: tuple[int, ...] = ()
+    seconds: float = 0.0
+    searched: bool = False
+
+
+class SearchAgent(Agent):
+    """Chooses plays by playing candidates out in sampled worlds; the prior bids and buries."""
+
+    def __init__(self, prior: Agent, config: SearchConfig | None = None, seed: int | None = None,
+                 rollout_agents: Sequence[Agent] | None = None):
+        self.prior = prior
+        self.config = config or SearchConfig()
+        self.name = f"search:{prior.name}"
+        self.rng = random.Random(seed)
+        self.rollout_agents = list(rollout_agents) if rollout_agents is not None else self._rollout_agents()
+        self.last = SearchStats()
+
+    def _rollout_agents(self) -> list[Agent]:
+        if self.config.rollout == "prior":
+            return [self.prior] * 4
+        from agents.registry import make_agent
+
+        return [make_agent(self.config.rollout, seat) for seat in range(4)]
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng.seed(seed)
+        self.prior.reset(seed)
+
+    def bid(self, view: PlayerView) -> Bid | None:
+        return self.prior.bid(view)
+
+    def bury(self, view: PlayerView) -> list[int]:
+        return self.prior.bury(view)
+
+    def play(self, view: PlayerView) -> tuple[int, ...]:
+        legal = view.legal_plays(2)
+        if len(legal.plays) == 1 and not legal.truncated:
+            self.last = SearchStats(candidates=list(legal.plays), chosen=legal.plays[0])
+            return legal.plays[0]
+        return self.search(view)
+
+    def search(self, view: PlayerView, worlds: Sequence[World] | None = None) -> tuple[int, ...]:
+        """The chosen play; over the given ``worlds`` (all of them, every candidate) instead of sampled ones."""
+        start = time.perf_counter()
+        deadline = start + self.config.time_budget
+        cfg = self.config
+        prior_play = tuple(sorted(self.prior.play(view)))
+        candidates = candidate_plays(view, prior_play, cfg.max_candidates)
+        stats = SearchStats(candidates=candidates, chosen=candidates[0], searched=True)
+        self.last = stats
+        if len(candidates) == 1:
+            stats.seconds = time.perf_counter() - start
+            return candidates[0]
+        sampler = None if worlds is not None else WorldSampler(view)
+        rng = random.Random(self.rng.getrandbits(64))
+        budget = len(worlds) if worlds is not None else cfg.worlds
+        target = budget if worlds is not None else min(cfg.screen_worlds, budget)
+        values: list[list[float]] = [[] for _ in candidates]
+        alive = list(range(len(candidates)))
+        done = 0
+        timed_out = False
+        while True:
+            while done < target and not timed_out:
+                world = worlds[done] if worlds is not None else sampler.sample(rng)
+                seed = rng.getrandbits(32)
+                row = []
+                for c in alive:
+                    if time.perf_counter() > deadline:
+                        timed_out = True
+                        break
+                    row.append(self._play_out(view, world, candidates[c], seed))
+                if not timed_out:
+                    for c, value in zip(alive, row):
+                        values[c].append(value)
+                    done += 1
+                    stats.rollouts += len(alive)
+            if timed_out or done >= budget or len(alive) <= 1:
+                break
+            if all(_mean(values[c]) <= _mean(values[0]) for c in alive if c != 0):
+                break  # nothing is ahead of the prior's play: more worlds would only confirm it
+            ranked = sorted(alive, key=lambda c: (-_mean(values[c]), c))
+            keep = max(2, math.ceil(len(alive) / 2))
+            alive = sorted(set(ranked[:keep]) | {0})
+            target = min(budget, 2 * done)
+        stats.worlds = done
+        stats.means = [_mean(v) if v else None for v in values]
+        if done:
+            best = max(alive, key=lambda c: (_mean(values[c]), c == 0))
+            if best != 0 and _confident(values[best], values[0], cfg.min_advantage_se):
+                stats.chosen = candidates[best]
+        stats.seconds = time.perf_counter() - start
+        return stats.chosen
+
+    def _play_out(self, view: PlayerView, world: World, play: tuple[int, ...], seed: int) -> float:
+        """Our team's outcome of ``play`` in ``world``, the rest of the hand by the rollout policy."""
+        hand = world_hand(view, world)
+        hand.play(view.seat, list(play))
+        agents = self.rollout_agents
+        for s, agent in enumerate(agents):
+            agent.reset(seed + s)
+        while hand.phase != Phase.DONE:
+            seat = hand.current_player
+            hand.play(seat, list(agents[seat].play(view_of(hand, seat))))
+        result = hand.result
+        we_deal = hand.is_dealer_team(view.seat)
+        levels = result.levels if we_deal == (result.winner == "dealers") else -result.levels
+        our_points = -result.defender_points if we_deal else result.defender_points
+        return levels + self.config.points_weight * our_points / 40
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
+def _confident(challenger: list[float], prior: list[float], min_se: float) -> bool:
+    """The challenger's paired advantage over the prior is positive by ``min_se`` standard errors."""
+    diffs = [a - b for a, b in zip(challenger, prior)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    if mean <= 0:
+        return False
+    if n < 2:
+        return True
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean >= min_se * math.sqrt(var / n)

@@ -1,0 +1,107 @@
+"""The plays a search compares: a few distinct, legal ideas per decision, the prior's choice first.
+
+A long suit has thousands of legal leads and follows, most of them the same
+idea with different low cards. Search time goes to plays that differ in what
+they do:
+
+Leads, per effective suit held: the lowest pointless single, the highest
+single, the highest and lowest pair, every tractor's highest form, and the
+largest throw that no unseen cards could beat (by counting).
+
+Follows: the cheapest discard,
+the richest feed (贴分), the cheapest and the strongest play that takes the
+trick, and the shaped plays of the lead suit and of trumps (ruffs), as the
+expert's builders make them.
+
+With few legal plays (:data:`FEW_PLAYS`, as in the endgame) every one of them is a
+candidate. Every candidate is checked with ``view.play_error``, so all are legal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from agents.card_tracker import CardTracker
+from agents.expert_play import candidates as expert_follows
+from agents.heuristics import beats, card_value, play_cost, play_points, trick_state
+from env.cards import POINTS
+from env.combos import decompose_suit
+from env.rules import play_rank
+from env.trump import NUM_EFFECTIVE_SUITS
+from env.view import PlayerView
+
+FEW_PLAYS = 12
+"""With at most this many legal leads or follows, all of them are candidates (whatever the limit)."""
+
+
+def candidate_plays(view: PlayerView, prior: tuple[int, ...] | None, limit: int) -> list[tuple[int, ...]]:
+    """Distinct legal plays for the seat to act, ``prior`` (when legal) first.
+
+    Every legal play when there are at most :data:`FEW_PLAYS`, else up to ``limit`` ideas.
+    """
+    if limit < 1:
+        raise ValueError(f"a search needs at least one candidate, got limit={limit}")
+    few = view.legal_plays(FEW_PLAYS + 1)
+    if not few.truncated and len(few.plays) <= FEW_PLAYS:
+        ideas: Iterable[tuple[int, ...]] = few.plays
+        limit = len(few.plays)
+    else:
+        ideas = _lead_ideas(view) if view.lead is None else _follow_ideas(view)
+    found: list[tuple[int, ...]] = []
+    seen: set[tuple[int, ...]] = set()
+    for play in ([prior] if prior is not None else []) + list(ideas):
+        play = tuple(sorted(play))
+        if play in seen or view.play_error(list(play)) is not None:
+            continue
+        seen.add(play)
+        found.append(play)
+        if len(found) == limit:
+            break
+    if not found:  # the prior was illegal and no idea applied: any legal play
+        found.append(view.legal_plays(1).plays[0])
+    return found
+
+
+def _lead_ideas(view: PlayerView) -> Iterable[tuple[int, ...]]:
+    ctx, hand = view.ctx, view.hand
+    tracker = CardTracker(view)
+    by_suit: list[list[tuple[int, ...]]] = []
+    for suit in range(NUM_EFFECTIVE_SUITS):
+        kinds = [k for k in ctx.suit_kinds[suit] if hand[k]]
+        if not kinds:
+            continue
+        ideas: list[tuple[int, ...]] = []
+        components = decompose_suit(ctx, hand, suit)
+        sure = [c for c in components if not tracker.can_beat(c, suit)]
+        if len(sure) > 1:
+            throw = tuple(sorted(k for c in sure for k in c.cards))
+            if tracker.is_sure(throw):
+                ideas.append(throw)
+        ideas.append((max(kinds, key=lambda k: ctx.order[k]),))
+        ideas.append((min(kinds, key=lambda k: (POINTS[k] > 0, ctx.order[k])),))
+        multi = [c for c in components if c.size >= 2]
+        ideas += [c.cards for c in sorted(multi, key=lambda c: (-c.size, -c.top))]
+        pairs = [c for c in multi if c.size == 2]
+        if len(pairs) > 1:
+            ideas.append(min(pairs, key=lambda c: (any(POINTS[k] for k in c.cards), c.top)).cards)
+        by_suit.append(ideas)
+    # Interleave the suits so that a limit keeps each suit's best ideas.
+    depth = max((len(ideas) for ideas in by_suit), default=0)
+    return [ideas[i] for i in range(depth) for ideas in by_suit if i < len(ideas)]
+
+
+def _follow_ideas(view: PlayerView) -> Iterable[tuple[int, ...]]:
+    ctx, hand = view.ctx, view.hand
+    plays = expert_follows(view)
+    state = trick_state(view)
+    ideas = [
+        min(plays, key=lambda p: (play_points(p), play_cost(ctx, hand, p), p)),
+        max(plays, key=lambda p: (3 * play_points(p) - 2 * play_cost(ctx, hand, p), p)),
+    ]
+    winners = [p for p in plays if beats(ctx, view, p, state.best_rank)]
+    if winners:
+        ideas.append(min(winners, key=lambda p: (play_cost(ctx, hand, p) - play_points(p), p)))
+        ideas.append(max(winners, key=lambda p: (play_rank(ctx, view.lead, p), -play_cost(ctx, hand, p), p)))
+        ideas.append(max(winners, key=lambda p: (play_points(p), -play_cost(ctx, hand, p), p)))
+    ideas.append(min(plays, key=lambda p: (sum(card_value(ctx, k) for k in p), p)))
+    return ideas

@@ -1,0 +1,264 @@
+"""Sampled worlds: deals of the unseen cards that agree with everything one seat knows.
+
+Perfect Information Monte Carlo search needs complete deals to play out. A
+:class:`WorldSampler` reads what a seat may know from its
+:class:`~env.view.PlayerView` and deals the cards it cannot see to the other
+three hands and (when the seat did not bury it) the kitty, so that every world
+is consistent with:
+
+* the seat's own hand, every card played, the hand sizes and the kitty size;
+* the kitty itself, for the dealer who buried it;
+* known voids (a follower who played fewer cards of the led effective suit
+  than were led holds none of it, :class:`~agents.card_tracker.CardTracker`);
+* the cards of the standing bid (亮主): the bidder showed them, so those it has
+  not played since are still in its hand (or in the kitty, when the bidder
+  is the dealer who may have buried them);
+* failed throws (甩牌失败): the thrower showed the attempted cards; those it
+  has not played since are still in its hand.
+
+How the sampling is biased. Cards are dealt one at a time, the most
+constrained first, each to a place allowed for it with probability
+proportional to the room left there, never to a place that would leave a later
+card nowhere to go (Hall's condition over the at most four places, kept
+exactly). Without voids or shown cards this is a uniform shuffle; with them it
+is close to, but not exactly, uniform among the consistent worlds. Two
+inferences are used only softly: "no pairs left" (a follower who could not
+match the lead's pairs) is met by resampling a few times, then accepted; and
+a failed throw's proof (some other seat held a beating component at the time)
+is not imposed, since the hands have changed since then.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from agents.card_tracker import CardTracker
+from env.cards import CARD_NAMES, COPIES_PER_KIND, NUM_KINDS
+from env.game import KITTY_SIZE, NUM_PLAYERS, Hand, Phase
+from env.trump import EFFECTIVE_SUIT_NAMES
+from env.view import PlayerView
+
+KITTY = NUM_PLAYERS
+"""Place index of the kitty (places 0..3 are the seats)."""
+PAIR_RESAMPLES = 8
+"""Resamples tried to meet the "no pairs left" inferences before a world is accepted anyway."""
+
+
+class InconsistentViewError(ValueError):
+    """The view's information cannot all be true (e.g. more cards claimed than are unseen)."""
+
+
+@dataclass(frozen=True)
+class World:
+    """One complete deal of the hidden cards: four hands (count vectors) and the kitty (kinds)."""
+
+    hands: tuple[tuple[int, ...], ...]
+    kitty: tuple[int, ...]
+
+
+class WorldSampler:
+    """Deals the unseen cards of one view into worlds; build once per decision, sample many.
+
+    Raises :class:`InconsistentViewError` at construction when the view cannot
+    be completed: card counts that do not add up, or voids and shown cards
+    that leave some card nowhere to go.
+    """
+
+    def __init__(self, view: PlayerView):
+        if view.phase != Phase.PLAY or view.ctx is None:
+            raise ValueError(f"worlds are sampled in the play phase, not in phase {view.phase}")
+        self.view = view
+        tracker = CardTracker(view)
+        self.tracker = tracker
+        unseen = list(tracker.unseen)
+        bad = [CARD_NAMES[k] for k in range(NUM_KINDS) if unseen[k] < 0]
+        if bad:
+            raise InconsistentViewError(f"more than {COPIES_PER_KIND} copies of {', '.join(bad)} are accounted for "
+                                        "(hand, kitty and played cards)")
+        me = view.seat
+        self.places = [s for s in range(NUM_PLAYERS) if s != me]
+        kitty_known = view.kitty is not None and len(view.kitty) > 0
+        if view.kitty is not None and not kitty_known:
+            raise InconsistentViewError("the dealer's view holds an empty kitty in the play phase")
+        if not kitty_known:
+            self.places.append(KITTY)
+        room = [0] * (NUM_PLAYERS + 1)
+        for s in self.places:
+            room[s] = KITTY_SIZE if s == KITTY else view.hand_sizes[s]
+        self.room = room
+        if sum(unseen) != sum(room):
+            raise InconsistentViewError(
+                f"{sum(unseen)} cards are unseen but the other hands{'' if kitty_known else ' and the kitty'} "
+                f"hold {sum(room)} (hand sizes {list(view.hand_sizes)})")
+        # Where each unseen copy may go: (kind, bitmask of places), the shown copies first.
+        allowed_by_suit = []
+        for suit in range(len(EFFECTIVE_SUIT_NAMES)):
+            mask = 0
+            for s in self.places:
+                if s == KITTY or not tracker.void[s][suit]:
+                    mask |= 1 << s
+            allowed_by_suit.append(mask)
+        cards: list[tuple[int, int]] = []
+        left = list(unseen)
+        for kind, count, mask, why in self._shown_cards(view, kitty_known):
+            allowed = mask & allowed_by_suit[view.ctx.suit[kind]]
+            if count > left[kind] or not allowed:
+                raise InconsistentViewError(
+                    f"{why} shows {count} x {CARD_NAMES[kind]}, but only {left[kind]} is unseen"
+                    if count > left[kind] else f"{why} shows {CARD_NAMES[kind]}, but its holder is void in that suit")
+            cards += [(kind, allowed)] * count
+            left[kind] -= count
+        for kind in range(NUM_KINDS):
+            cards += [(kind, allowed_by_suit[view.ctx.suit[kind]])] * left[kind]
+        self.cards = cards
+        self._check_hall()
+
+    @staticmethod
+    def _shown_cards(view: PlayerView, kitty_known: bool) -> list[tuple[int, int, int, str]]:
+        """(kind, copies still held, places, who showed them) for bid cards and failed throws."""
+        shown: list[tuple[int, int, int, str]] = []
+        held_by: dict[tuple[int, int], int] = {}
+        if view.standing_bid is not None and view.standing_bid.seat != view.seat:
+            bidder, bid = view.standing_bid
+            places = 1 << bidder
+            if bidder == view.dealer and not kitty_known:
+                places |= 1 << KITTY  # the dealer may have buried its bid cards
+            counts: dict[int, int] = {}
+            for k in bid.cards(view.level_rank):
+                counts[k] = counts.get(k, 0) + 1
+            for k, c in counts.items():
+                still = c - view.played[bidder][k]
+                if still > 0:
+                    shown.append((k, still, places, f"seat {bidder}'s bid"))
+                    held_by[(bidder, k)] = still
+        for seat, attempted in view.failed_throws:
+            if seat == view.seat:
+                continue
+            counts = {}
+            for k in attempted:
+                counts[k] = counts.get(k, 0) + 1
+            for k, c in counts.items():
+                # Played-since is bounded by played-ever: a weaker, always valid, requirement.
+                still = c - view.played[seat][k] - held_by.get((seat, k), 0)
+                if still > 0:
+                    shown.append((k, still, 1 << seat, f"seat {seat}'s failed throw"))
+                    held_by[(seat, k)] = held_by.get((seat, k), 0) + still
+        return shown
+
+    def _check_hall(self) -> None:
+        """Every set of places has room for the cards that can go nowhere else."""
+        need = [0] * 32
+        for _, mask in self.cards:
+            need[mask] += 1
+        for subset in range(1, 32):
+            demand = sum(n for mask, n in enumerate(need) if n and mask & ~subset == 0)
+            supply = sum(self.room[s] for s in range(NUM_PLAYERS + 1) if subset >> s & 1)
+            if demand > supply:
+                names = [("kitty" if s == KITTY else f"seat {s}") for s in range(NUM_PLAYERS + 1) if subset >> s & 1]
+                raise InconsistentViewError(f"{demand} unseen cards can only be in {', '.join(names) or 'nowhere'}, "
+                                            f"which hold {supply} (known voids and shown cards disagree)")
+
+    def sample(self, rng: random.Random) -> World:
+        """One world; resampled a few times to meet the "no pairs left" inferences."""
+        world = self._deal(rng)
+        for _ in range(PAIR_RESAMPLES):
+            if self._pairs_ok(world):
+                break
+            world = self._deal(rng)
+        return world
+
+    def _deal(self, rng: random.Random) -> World:
+        order = self.cards[:]
+        rng.shuffle(order)
+        order.sort(key=lambda card: card[1].bit_count())  # most constrained first (a stable sort)
+        room = self.room[:]
+        # slack[S] = room in places S minus the cards still to deal that can only go into S.
+        subsets = range(1, 32)
+        need = [0] * 32
+        for _, mask in order:
+            need[mask] += 1
+        slack = [0] * 32
+        for subset in subsets:
+            slack[subset] = (sum(room[s] for s in range(NUM_PLAYERS + 1) if subset >> s & 1)
+                             - sum(n for mask, n in enumerate(need) if n and mask & ~subset == 0))
+        tight_cache: list[int] = [s for s in subsets if slack[s] == 0]
+        hands = [[0] * NUM_KINDS for _ in range(NUM_PLAYERS)]
+        kitty: list[int] = []
+        for kind, mask in order:
+            options = []
+            weights = []
+            for place in self.places:
+                if not (mask >> place & 1) or room[place] == 0:
+                    continue
+                # Placing here lowers the slack of every set holding this place and not the whole mask.
+                if any(subset >> place & 1 and mask & ~subset for subset in tight_cache):
+                    continue
+                options.append(place)
+                weights.append(room[place])
+            place = options[0] if len(options) == 1 else rng.choices(options, weights)[0]
+            room[place] -= 1
+            changed = False
+            for subset in subsets:
+                delta = (1 if mask & ~subset == 0 else 0) - (1 if subset >> place & 1 else 0)
+                if delta:
+                    slack[subset] += delta
+                    changed = True
+            if changed:
+                tight_cache = [s for s in subsets if slack[s] == 0]
+            if place == KITTY:
+                kitty.append(kind)
+            else:
+                hands[place][kind] += 1
+        view = self.view
+        if view.kitty:
+            kitty = list(view.kitty)
+        hands[view.seat] = list(view.hand)
+        return World(tuple(tuple(h) for h in hands), tuple(sorted(kitty)))
+
+    def _pairs_ok(self, world: World) -> bool:
+        no_pairs, suit_of = self.tracker.no_pairs, self.view.ctx.suit
+        for seat in self.places:
+            if seat == KITTY:
+                continue
+            hand = world.hands[seat]
+            for k in range(NUM_KINDS):
+                if hand[k] >= 2 and no_pairs[seat][suit_of[k]]:
+                    return False
+        return True
+
+
+def world_hand(view: PlayerView, world: World) -> Hand:
+    """The engine's :class:`Hand` at the view's position, with the world's hidden cards."""
+    return Hand.from_position(
+        options=view.options, level=view.level, dealer=view.dealer, team_levels=view.team_levels, ctx=view.ctx,
+        standing=view.standing_bid, hands=[list(h) for h in world.hands], kitty=list(world.kitty),
+        played=[list(p) for p in view.played], tricks=list(view.tricks), leader=view.leader,
+        trick_plays=list(view.trick_plays), defender_points=view.defender_points,
+        failed_throws=list(view.failed_throws))
+
+
+def inconsistency(view: PlayerView, world: World) -> str | None:
+    """Why ``world`` disagrees with ``view`` (own hand and kitty, hand sizes, voids, card counts), or ``None``."""
+    tracker = CardTracker(view)
+    if tuple(world.hands[view.seat]) != tuple(view.hand):
+        return "the viewer's own hand changed"
+    for seat in range(NUM_PLAYERS):
+        if sum(world.hands[seat]) != view.hand_sizes[seat]:
+            return f"seat {seat} holds {sum(world.hands[seat])} cards, not {view.hand_sizes[seat]}"
+        if seat == view.seat:
+            continue
+        for k in range(NUM_KINDS):
+            if world.hands[seat][k] and tracker.void[seat][view.ctx.suit[k]]:
+                return f"seat {seat} holds {CARD_NAMES[k]} in a suit it is known void in"
+    if len(world.kitty) != KITTY_SIZE:
+        return f"the kitty holds {len(world.kitty)} cards"
+    totals = [sum(h[k] for h in world.hands) + sum(p[k] for p in view.played) for k in range(NUM_KINDS)]
+    for k in world.kitty:
+        totals[k] += 1
+    wrong = [CARD_NAMES[k] for k in range(NUM_KINDS) if totals[k] != COPIES_PER_KIND]
+    if wrong:
+        return f"cards not dealt exactly twice: {', '.join(wrong)}"
+    if view.kitty and tuple(sorted(view.kitty)) != tuple(world.kitty):
+        return "the dealer's own kitty changed"
+    return None
