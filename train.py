@@ -33,6 +33,7 @@ from agents.dmc.checkpoint import (
 from agents.dmc.config import TrainSettings, run_config
 from agents.dmc.evaluation import evaluate_checkpoint, print_evaluation
 from agents.dmc.learner import SampleBuffer, make_optimizer, train_step
+from agents.dmc.snapshots import SnapshotKeeper, SnapshotSettings
 
 
 def find_resume_checkpoint(cfg: DictConfig) -> Path:
@@ -54,6 +55,7 @@ def main(cfg: DictConfig) -> float:
     settings = run.train
     out_dir = Path(HydraConfig.get().runtime.output_dir)
     checkpoint_path = out_dir / "checkpoints" / "latest.pt"
+    snapshot_settings = SnapshotSettings.from_dict(config.get("snapshots"))
     random.seed(run.seed)
     np.random.seed(run.seed)
     torch.manual_seed(run.seed)
@@ -82,6 +84,7 @@ def main(cfg: DictConfig) -> float:
     print(f"training on {device} with {settings.actors} actor(s) x {settings.envs_per_actor} tables; "
           f"output in {out_dir}")
     pool = make_actor_pool(config["actors"], run, model, seed_offset=int(counters["resumes"]))
+    snapshots = SnapshotKeeper(out_dir / "checkpoints" / "snapshots", snapshot_settings, counters)
 
     def save() -> None:
         save_checkpoint(checkpoint_path, model=model, optimizer=optimizer, config=config, counters=counters)
@@ -132,6 +135,7 @@ def main(cfg: DictConfig) -> float:
                 log_window(writer, window, counters, settings, optimizer, progress, last_eval)
                 window = {"frames": 0, "returns": [], "throws": [0, 0], "stats": [], "since": now}
                 last_log = now
+            snapshots.maybe_save(model, config, counters)
             if now - last_save >= settings.save_every_minutes * 60:
                 save()
                 last_save = now
@@ -153,6 +157,7 @@ def main(cfg: DictConfig) -> float:
         pool.close()
         counters["train_seconds"] = base_seconds + time.time() - start
         save()
+        snapshots.save_final(model, config, counters)
         writer.flush()
     print(f"checkpoint: {checkpoint_path} ({int(counters['frames'])} frames, {int(counters['episodes'])} hands, "
           f"{int(counters['learner_steps'])} learner steps)")

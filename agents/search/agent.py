@@ -54,7 +54,7 @@ class SearchConfig:
     screen_worlds: int = 4
     max_candidates: int = 8
     rollout: str = "expert"
-    points_weight: float = 0.25
+    points_weight: float = 1.0
     min_advantage_se: float = 1.0
 
     def __post_init__(self) -> None:
