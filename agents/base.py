@@ -6,7 +6,7 @@ it returns depends on the phase:
 
 * bidding (``Phase.DEAL`` / ``Phase.FINAL_BID``): a :class:`~env.bidding.Bid`
   from ``view.bid_options``, or ``None`` to pass;
-* ``Phase.KITTY``: the 8 kinds to bury;
+* ``Phase.KITTY``: the kinds to bury (``view.ruleset.layout.kitty_size`` of them);
 * ``Phase.PLAY``: a whole play, a tuple of kinds (the environment applies it
   card by card when needed).
 """
@@ -43,7 +43,7 @@ class Agent(ABC):
 
     @abstractmethod
     def bury(self, view: PlayerView) -> list[int]:
-        """Eight kinds from ``view.hand`` to bury as the kitty."""
+        """The kitty's number of kinds from ``view.hand`` to bury as the kitty."""
 
     @abstractmethod
     def play(self, view: PlayerView) -> tuple[int, ...]:

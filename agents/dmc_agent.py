@@ -20,7 +20,7 @@ from agents.dmc.checkpoint import load_checkpoint, model_from_checkpoint
 from agents.dmc.config import RunConfig
 from agents.dmc.features import action_table, decision_phase
 from agents.models import q_values
-from env.actions import PASS, STOP, PlayComposer, action_bid, bid_mask
+from env.actions import PASS, STOP, PlayComposer, action_bid, bid_mask, composer_for
 from env.bidding import Bid
 from env.encoding import ObservationEncoder, bidding_context
 from env.view import PlayerView
@@ -78,11 +78,10 @@ class DMCAgent(Agent):
         return list(composer.picked)
 
     def bury(self, view: PlayerView) -> list[int]:
-        return self._compose(view, PlayComposer("bury", view.ctx, view.hand))
+        return self._compose(view, composer_for(view))
 
     def play(self, view: PlayerView) -> tuple[int, ...]:
-        mode = "lead" if view.lead is None else "follow"
-        return tuple(self._compose(view, PlayComposer(mode, view.ctx, view.hand, view.lead)))
+        return tuple(self._compose(view, composer_for(view)))
 
 
 def load_dmc_agent(path: str, seed: int | None = None) -> DMCAgent:

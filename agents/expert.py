@@ -53,7 +53,6 @@ from env.bidding import Bid
 from env.cards import NUM_KINDS, POINTS
 from env.combos import Component, decompose_suit
 from env.rules import FOLLOWS_SHAPE, RUFFS, play_rank
-from env.scoring import kitty_multiplier_of
 from env.trump import TRUMP
 from env.view import PlayerView
 
@@ -241,8 +240,8 @@ class ExpertAgent(Agent):
         """Points the last trick carries on top of the table: the kitty, multiplied."""
         if sum(view.hand) != view.lead.n:
             return 0
-        kitty = sum(POINTS[k] for k in view.kitty) if view.kitty else KITTY_GUESS
-        return kitty * kitty_multiplier_of(view.lead.components)
+        kitty = view.ruleset.kitty_points(view.kitty) if view.kitty else KITTY_GUESS
+        return kitty * view.ruleset.kitty_multiplier(view.lead)
 
     def _can_be_beaten(self, view: PlayerView, tr: CardTracker, rank: tuple[int, int],
                        seats: list[int]) -> bool:

@@ -16,7 +16,6 @@ from env.cards import NUM_KINDS, NUM_SUITS, POINTS, RANKS
 from env.trump import TRUMP
 from env.view import PlayerView
 
-KITTY_SIZE = 8
 BID_SHARE = 0.33
 """Bid when the strength score of a trump reaches this share of the cards held."""
 OVERCALL_SHARE = 0.30
@@ -82,29 +81,30 @@ def _bury_price(view: PlayerView, kind: int) -> float:
 
 
 def choose_burial(view: PlayerView) -> list[int]:
-    """Eight cards to bury: void short plain suits where it pays, then the cheapest cards.
+    """The kitty's cards to bury: void short plain suits where it pays, then the cheapest cards.
 
     Every set of plain suits short enough to bury whole is tried; each emptied
     suit earns ``VOID_BONUS``; the rest of the kitty is filled with the lowest
     priced plain cards (trumps only when nothing else is left).
     """
     ctx, hand = view.ctx, view.hand
+    kitty_size = view.ruleset.layout.kitty_size
     held = [k for k in range(NUM_KINDS) if hand[k]]
     price = {k: _bury_price(view, k) for k in held}
     plain_by_suit = {s: [k for k in held if ctx.suit[k] == s] for s in range(NUM_SUITS)}
     plain_by_suit = {s: ks for s, ks in plain_by_suit.items() if ks}
     lengths = {s: sum(hand[k] for k in ks) for s, ks in plain_by_suit.items()}
-    short = [s for s in plain_by_suit if lengths[s] <= KITTY_SIZE]
+    short = [s for s in plain_by_suit if lengths[s] <= kitty_size]
     pool = sorted((k for k in held for _ in range(hand[k])),
                   key=lambda k: (ctx.suit[k] == TRUMP, price[k], k))
     best: tuple[float, list[int]] | None = None
     for size in range(len(short) + 1):
         for voided in combinations(short, size):
-            if sum(lengths[s] for s in voided) > KITTY_SIZE:
+            if sum(lengths[s] for s in voided) > kitty_size:
                 continue
             chosen = [k for s in voided for k in plain_by_suit[s] for _ in range(hand[k])]
             rest = [k for k in pool if ctx.suit[k] not in voided]
-            chosen += rest[:KITTY_SIZE - len(chosen)]
+            chosen += rest[:kitty_size - len(chosen)]
             total = sum(price[k] for k in chosen) + 100 * sum(ctx.suit[k] == TRUMP for k in chosen)
             total -= VOID_BONUS * size
             if best is None or total < best[0]:

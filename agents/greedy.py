@@ -44,9 +44,10 @@ class GreedyAgent(Agent):
         ctx, hand = view.ctx, view.hand
         kinds = [k for k in range(NUM_KINDS) if hand[k]]
         plain = [k for k in kinds if ctx.suit[k] != TRUMP]
-        chosen = lowest_cards(ctx, hand, plain, 8)
-        if len(chosen) < 8:
-            chosen += lowest_cards(ctx, hand, [k for k in kinds if ctx.suit[k] == TRUMP], 8 - len(chosen))
+        kitty_size = view.ruleset.layout.kitty_size
+        chosen = lowest_cards(ctx, hand, plain, kitty_size)
+        if len(chosen) < kitty_size:
+            chosen += lowest_cards(ctx, hand, [k for k in kinds if ctx.suit[k] == TRUMP], kitty_size - len(chosen))
         return chosen
 
     def play(self, view: PlayerView) -> tuple[int, ...]:

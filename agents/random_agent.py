@@ -8,7 +8,6 @@ from agents.base import Agent
 from env.bidding import Bid
 from env.cards import kinds_of
 from env.game import Hand, Phase
-from env.moves import legal_follows, legal_leads
 from env.view import PlayerView
 
 
@@ -34,7 +33,7 @@ class RandomAgent(Agent):
         return self.rng.choice([None, *view.bid_options])
 
     def bury(self, view: PlayerView) -> list[int]:
-        return self.rng.sample(kinds_of(view.hand), 8)
+        return self.rng.sample(kinds_of(view.hand), view.ruleset.layout.kitty_size)
 
     def play(self, view: PlayerView) -> tuple[int, ...]:
         return self.rng.choice(view.legal_plays(self.max_plays).plays)
@@ -49,9 +48,9 @@ def random_decision(hand: Hand, rng: random.Random, max_plays: int = 256) -> Non
     if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
         decision = rng.choice([None, *hand.bid_options(seat)])
     elif hand.phase == Phase.KITTY:
-        decision = rng.sample(kinds_of(hand.hands[seat]), 8)
+        decision = rng.sample(kinds_of(hand.hands[seat]), hand.ruleset.layout.kitty_size)
     elif hand.lead is None:
-        decision = rng.choice(legal_leads(hand.ctx, hand.hands[seat], max_plays).plays)
+        decision = rng.choice(hand.ruleset.legal_leads(hand.ctx, hand.hands[seat], max_plays).plays)
     else:
-        decision = rng.choice(legal_follows(hand.ctx, hand.hands[seat], hand.lead, max_plays).plays)
+        decision = rng.choice(hand.ruleset.legal_follows(hand.ctx, hand.hands[seat], hand.lead, max_plays).plays)
     hand.act(seat, decision)

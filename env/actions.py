@@ -15,9 +15,11 @@ Action table (``Discrete(NUM_ACTIONS)``):
 A multi-card decision is composed one card per step by the same seat
 (:class:`PlayComposer`): the leader picks any card, then more cards of the same
 effective suit, then ``STOP``; a follower picks exactly as many cards as were
-led; the dealer buries the kitty with 8 picks. The mask allows an action iff
-some legal completion exists, so every sequence of masked actions ends in a
-legal play and every legal play is reachable.
+led; the dealer buries the kitty with as many picks as the rule set's kitty
+holds (8 in the standard game). The mask allows an action iff some legal
+completion exists, so every sequence of masked actions ends in a legal play and
+every legal play is reachable. :func:`composer_for` sets up the composer of
+whatever card decision a hand (or a seat's view) is at.
 """
 
 from __future__ import annotations
@@ -30,14 +32,18 @@ import numpy as np
 from env.bidding import ALL_BIDS, Bid
 from env.cards import CARD_NAMES, NUM_KINDS
 from env.combos import profile
+from env.game import Hand, Phase
 from env.rules import Lead, effective_suit_count
+from env.ruleset import STANDARD
 from env.trump import TrumpContext
+from env.view import PlayerView
 
 STOP = NUM_KINDS
 PASS = NUM_KINDS + 1
 FIRST_BID = NUM_KINDS + 2
 NUM_ACTIONS = FIRST_BID + len(ALL_BIDS)
-KITTY_PICKS = 8
+KITTY_PICKS = STANDARD.layout.kitty_size
+"""The standard game's burial length; a hand's is ``hand.ruleset.layout.kitty_size``."""
 
 
 def bid_action(bid: Bid) -> int:
@@ -75,7 +81,8 @@ def bid_mask(options: Sequence[Bid]) -> np.ndarray:
 class PlayComposer:
     """One seat's multi-card decision built card by card, with exact masks.
 
-    ``mode`` is ``"lead"``, ``"follow"`` or ``"bury"``. The follow mask uses the
+    ``mode`` is ``"lead"``, ``"follow"`` or ``"bury"``; a burial takes
+    ``kitty_size`` picks (default: the standard game's). The follow mask uses the
     *feasible pair sets* of the decision: the sets Q of the hand's pairs in the
     lead suit that a legal follow can contain exactly (its profile then equals
     the whole holding's). A partial pick S can be completed iff some feasible Q
@@ -87,7 +94,8 @@ class PlayComposer:
     __slots__ = ("mode", "ctx", "hand", "lead", "picked", "counts", "target", "_suit", "_short", "_free",
                  "_shaped", "_feasible", "_suit_kinds")
 
-    def __init__(self, mode: str, ctx: TrumpContext | None, hand: Sequence[int], lead: Lead | None = None):
+    def __init__(self, mode: str, ctx: TrumpContext | None, hand: Sequence[int], lead: Lead | None = None,
+                 kitty_size: int = KITTY_PICKS):
         self.mode = mode
         self.ctx = ctx
         self.hand = hand
@@ -96,7 +104,7 @@ class PlayComposer:
         self.counts = [0] * NUM_KINDS
         self._shaped = False
         if mode == "bury":
-            self.target = KITTY_PICKS
+            self.target = kitty_size
         elif mode == "lead":
             self.target = None
         elif mode == "follow":
@@ -205,3 +213,21 @@ class PlayComposer:
         """Record one pick (the caller has checked it against :meth:`mask`)."""
         self.picked.append(kind)
         self.counts[kind] += 1
+
+
+def composer_for(source: Hand | PlayerView, seat: int | None = None) -> PlayComposer:
+    """The composer of the card decision ``source`` is at: a :class:`~env.game.Hand` and the seat
+    to act (default: the current player), or a seat's :class:`~env.view.PlayerView`.
+
+    Burial in the kitty phase (as many picks as the rule set's kitty), else a
+    lead or a follow. Raises ``ValueError`` outside the kitty and play phases.
+    """
+    if source.phase not in (Phase.KITTY, Phase.PLAY):
+        raise ValueError(f"no card decision in phase {source.phase.value}")
+    if isinstance(source, PlayerView):
+        cards = source.hand
+    else:
+        cards = source.hands[source.current_player if seat is None else seat]
+    if source.phase == Phase.KITTY:
+        return PlayComposer("bury", source.ctx, cards, kitty_size=source.ruleset.layout.kitty_size)
+    return PlayComposer("lead" if source.lead is None else "follow", source.ctx, cards, source.lead)

@@ -15,6 +15,11 @@ Everything is from the viewing seat's side: seat features are ordered by
 relative seat (0 = self, 1 = next, 2 = partner, 3 = previous) and only public
 information plus the seat's own cards (and the kitty it buried, for the
 dealer) is read. See :data:`FEATURES` for the vector's table.
+
+The deal layout comes from the hand's rule set (:mod:`env.ruleset`): the
+history holds its number of tricks by default, and the counts of the scalar
+features (picks left at the burial, lead length, trick number, hand sizes,
+deal progress) are scaled by its kitty size, hand size and number of tricks.
 """
 
 from __future__ import annotations
@@ -23,10 +28,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from env.cards import DECK_SIZE, NUM_KINDS, NUM_SUITS, POINTS, RANKS
+from env.cards import NUM_KINDS, NUM_SUITS, POINTS, RANKS
 from env.game import Hand, Phase
 from env.rules import RUFFS, play_rank, winning_play
-from env.trump import TRUMP, TrumpContext, trump_context
+from env.ruleset import RuleSet, as_ruleset
+from env.trump import TRUMP, TrumpContext
 from env.view import PlayerView
 
 TRUMP_SLOTS = 21
@@ -136,19 +142,24 @@ def own_kitty(source: Source, seat: int):
 
 def bidding_context(hand: Source) -> TrumpContext:
     """The context used to lay out cards before the trump is fixed (no-trump at the level)."""
-    return hand.ctx or trump_context(hand.level_rank, None, hand.options)
+    return hand.ctx or hand.ruleset.trump_context(hand.level_rank, None)
 
 
 class ObservationEncoder:
     """Encodes a seat's view of a :class:`Hand` into ``(observation, history)`` arrays.
 
-    Work that only changes at the end of a trick (voids, history rows) is
-    cached per hand and trick count.
+    ``history_len`` tricks are kept (default: all the tricks of the rule set's
+    layout; ``ruleset`` default: the standard game). Work that only changes
+    at the end of a trick (voids, history rows) is cached per hand and trick
+    count.
     """
 
-    def __init__(self, layout: str = "canonical", history_len: int = 25):
+    def __init__(self, layout: str = "canonical", history_len: int | None = None,
+                 ruleset: RuleSet | None = None):
         self.layout = layout
         self.slots = slots_of_layout(layout)
+        if history_len is None:
+            history_len = as_ruleset(ruleset).layout.num_tricks
         self.history_len = history_len
         self.size = observation_size(layout)
         self.history_shape = (history_len, history_row_size(layout))
@@ -251,8 +262,9 @@ class ObservationEncoder:
         leading = phase == Phase.PLAY and lead is None and hand.current_player == seat
         out[i] = float(leading)
         i += 1
+        deal = hand.ruleset.layout
         if phase == Phase.KITTY:
-            out[i] = (8 - len(picked)) / 8.0
+            out[i] = (deal.kitty_size - len(picked)) / deal.kitty_size
         elif phase == Phase.PLAY and lead is not None and hand.current_player == seat:
             out[i] = (lead.n - len(picked)) / 8.0
         i += 1
@@ -260,7 +272,7 @@ class ObservationEncoder:
         if lead is not None:
             out[i + suit_index[lead.suit]] = 1.0
             tractors = lead.tractor_lengths
-            out[i + 6] = lead.n / 25.0
+            out[i + 6] = lead.n / deal.hand_size
             out[i + 7] = len(tractors) / 4.0
             out[i + 8] = lead.pairs / 8.0
             out[i + 9] = (lead.n - 2 * lead.pairs - 2 * sum(tractors)) / 8.0
@@ -313,7 +325,7 @@ class ObservationEncoder:
             out[i + 10 + (4 if standing.bid.suit is None else standing.bid.suit)] = 1.0
         i += 15
         out[i] = hand.defender_points / 200.0
-        out[i + 1] = len(hand.tricks) / 25.0
+        out[i + 1] = len(hand.tricks) / deal.num_tricks
         for rel in range(4):
-            out[i + 2 + rel] = hand.hand_sizes[(seat + rel) % 4] / 33.0
-        out[i + 6] = sum(hand.hand_sizes) / (DECK_SIZE - 8) if phase in (Phase.DEAL, Phase.FINAL_BID) else 1.0
+            out[i + 2 + rel] = hand.hand_sizes[(seat + rel) % 4] / deal.most_cards_held
+        out[i + 6] = sum(hand.hand_sizes) / deal.dealt_cards if phase in (Phase.DEAL, Phase.FINAL_BID) else 1.0

@@ -2,7 +2,7 @@
 
 A :class:`Hand` runs: the deal, one card at a time, stopping at the bidding
 decision points of RULES.md 4; the final bidding round; no-bid handling; the
-kitty exchange; 25 tricks; scoring. Only decisions stop the machine: ``bid`` or
+kitty exchange; the tricks; scoring. Only decisions stop the machine: ``bid`` or
 ``pass_bid`` while bidding, ``bury`` for the kitty, ``play`` for tricks. Each is
 checked against the rules first and raises :class:`IllegalActionError` without
 changing anything when illegal.
@@ -11,6 +11,10 @@ Everything is deterministic from a seed (or from a given deal). The JSON log
 (:meth:`Hand.to_log`) holds the setup and every decision; :meth:`Hand.from_log`
 replays it exactly. A :class:`Match` chains hands: levels, dealer rotation and
 the match end (RULES.md 8).
+
+Every rule question is the hand's :class:`~env.ruleset.RuleSet`'s to answer
+(``hand.ruleset``), and so is the deal layout: how many cards each seat is
+dealt, the kitty size, the number of tricks.
 """
 
 from __future__ import annotations
@@ -21,33 +25,19 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from env.bidding import BIG_JOKER_PAIR, LITTLE_JOKER_PAIR, Bid, StandingBid, available_bids
-from env.cards import (
-    BIG_JOKER,
-    CARD_NAMES,
-    DECK_SIZE,
-    LITTLE_JOKER,
-    NUM_KINDS,
-    RANKS,
-    SUITS,
-    card_list,
-    counts_of,
-    parse_cards,
-    points_of,
-    rank_of,
-    suit_of,
-    two_decks,
-)
+from env.bidding import Bid, StandingBid
+from env.cards import CARD_NAMES, NUM_KINDS, RANKS, card_list, counts_of, parse_cards, points_of
 from env.errors import IllegalActionError
-from env.rules import Lead, follow_error, lead_error, throw_check, winning_play
-from env.scoring import kitty_multiplier_of, next_dealer, score_with
-from env.trump import TrumpContext, trump_context
+from env.rules import Lead
+from env.ruleset import STANDARD, RuleSet, as_ruleset, make_ruleset
+from env.trump import TrumpContext
 from env.variants import RuleOptions, normalize_rank
 
-NUM_PLAYERS = 4
-HAND_SIZE = 25
-KITTY_SIZE = 8
-NUM_TRICKS = 25
+# The standard layout, for code written before rule sets; new code asks ``hand.ruleset.layout``.
+NUM_PLAYERS = STANDARD.layout.players
+HAND_SIZE = STANDARD.layout.hand_size
+KITTY_SIZE = STANDARD.layout.kitty_size
+NUM_TRICKS = STANDARD.layout.num_tricks
 LOG_VERSION = 1
 
 
@@ -56,8 +46,8 @@ class Phase(StrEnum):
 
     DEAL = "deal"            # dealing, with bidding decision points
     FINAL_BID = "final_bid"  # one more bidding round after the deal
-    KITTY = "kitty"          # the dealer buries 8 cards
-    PLAY = "play"            # 25 tricks
+    KITTY = "kitty"          # the dealer buries the kitty
+    PLAY = "play"            # the tricks
     DONE = "done"            # scored
 
 
@@ -92,22 +82,31 @@ class HandResult:
 
 
 class Hand:
-    """One hand, from the first dealt card to the score. Create with :meth:`new` or :meth:`from_deal`."""
+    """One hand, from the first dealt card to the score. Create with :meth:`new` or :meth:`from_deal`.
 
-    def __init__(self, options: RuleOptions, level: str, dealer: int | None, team_levels: tuple[str, str]):
-        self.options = options
+    Wherever a hand is made, ``options`` is its :class:`~env.ruleset.RuleSet`,
+    or the standard game's :class:`~env.variants.RuleOptions`, or ``None`` for
+    the standard defaults. ``hand.ruleset`` is the rule set; ``hand.options``
+    its options.
+    """
+
+    def __init__(self, options: RuleSet | RuleOptions | None, level: str, dealer: int | None,
+                 team_levels: tuple[str, str]):
+        self.ruleset = ruleset = as_ruleset(options)
+        self.options = ruleset.options
+        self.num_players = num_players = ruleset.layout.players
         self.level = level
         self.level_rank = RANKS.index(level)
         self.dealer = dealer
         self.team_levels = team_levels
         self.phase = Phase.DEAL
         self.current_player: int | None = None
-        self.hands = [[0] * NUM_KINDS for _ in range(NUM_PLAYERS)]
-        self.hand_sizes = [0] * NUM_PLAYERS
+        self.hands = [[0] * NUM_KINDS for _ in range(num_players)]
+        self.hand_sizes = [0] * num_players
         self.kitty: list[int] = []
         self.ctx: TrumpContext | None = None
         self.standing: StandingBid | None = None
-        self.played = [[0] * NUM_KINDS for _ in range(NUM_PLAYERS)]
+        self.played = [[0] * NUM_KINDS for _ in range(num_players)]
         self.tricks: list[TrickRecord] = []
         self.leader: int | None = None
         self.lead: Lead | None = None
@@ -116,8 +115,8 @@ class Hand:
         self.defender_points = 0
         self.penalty_points = 0
         self.result: HandResult | None = None
-        self.throws_attempted = [0] * NUM_PLAYERS
-        self.throws_failed = [0] * NUM_PLAYERS
+        self.throws_attempted = [0] * num_players
+        self.throws_failed = [0] * num_players
         self.failed_throws: list[tuple[int, tuple[int, ...]]] = []  # public: (seat, attempted kinds)
         self.events: list[dict[str, Any]] = []
         self.decisions: list[dict[str, Any]] = []
@@ -128,19 +127,21 @@ class Hand:
         self._start_seat = 0
         self._pending: deque[int] = deque()
         self._final_order: list[int] = []
+        self._bid_kinds = ruleset.bid_kinds(self.level_rank)
 
     # ------------------------------------------------------------------ creation
     @classmethod
-    def new(cls, seed: int, options: RuleOptions | None = None, *, level: str | None = None,
+    def new(cls, seed: int, options: RuleSet | RuleOptions | None = None, *, level: str | None = None,
             dealer: int | None = None, team_levels: tuple[str, str] | None = None) -> Hand:
         """A hand dealt from a seeded shuffle; ``dealer=None`` is a first hand (抢庄)."""
-        options = options or RuleOptions()
-        level = level or options.levels[0]
-        if level not in options.levels:
-            raise ValueError(f"level {level!r} is not in the level sequence {options.levels}")
-        if dealer is not None and dealer not in range(NUM_PLAYERS):
-            raise ValueError(f"dealer must be a seat 0..3 or None, got {dealer!r}")
-        hand = cls(options, level, dealer, team_levels or (level, level))
+        ruleset = as_ruleset(options)
+        levels = ruleset.levels
+        level = level or levels[0]
+        if level not in levels:
+            raise ValueError(f"level {level!r} is not in the level sequence {levels}")
+        if dealer is not None and dealer not in range(ruleset.layout.players):
+            raise ValueError(f"dealer must be a seat 0..{ruleset.layout.players - 1} or None, got {dealer!r}")
+        hand = cls(ruleset, level, dealer, team_levels or (level, level))
         hand._rng = random.Random(seed)
         hand._setup = {"mode": "seed", "seed": seed, "level": level, "dealer": dealer,
                        "team_levels": list(hand.team_levels)}
@@ -151,30 +152,32 @@ class Hand:
 
     @classmethod
     def from_deal(cls, hands: list, kitty, *, level: str, dealer: int, trump: str | None,
-                  options: RuleOptions | None = None, buried: bool = False,
+                  options: RuleSet | RuleOptions | None = None, buried: bool = False,
                   team_levels: tuple[str, str] | None = None, jokers_only: bool = False) -> Hand:
         """A hand from a given deal (tests, scenarios, replays).
 
-        ``hands`` are four card lists and ``kitty`` eight cards; the hand starts
-        at the kitty exchange, or at the first lead when ``buried`` (then the
-        kitty is the already buried cards).
+        ``hands`` are one card list per seat and ``kitty`` the kitty's cards
+        (a deal may be smaller than the layout's, for scenarios); the hand
+        starts at the kitty exchange, or at the first lead when ``buried``
+        (then the kitty is the already buried cards).
         """
-        options = options or RuleOptions()
+        ruleset = as_ruleset(options)
+        layout = ruleset.layout
         parsed = [parse_cards(h) for h in hands]
         kitty_kinds = parse_cards(kitty)
-        if len(parsed) != NUM_PLAYERS:
-            raise ValueError(f"a deal needs 4 hands, got {len(parsed)}")
+        if len(parsed) != layout.players:
+            raise ValueError(f"a deal needs {layout.players} hands, got {len(parsed)}")
         if any(len(h) != len(parsed[0]) for h in parsed):
             raise ValueError(f"hands must be of equal size, got {[len(h) for h in parsed]}")
         total = counts_of([k for h in parsed for k in h] + kitty_kinds)
-        if any(c > 2 for c in total):
-            bad = [CARD_NAMES[k] for k, c in enumerate(total) if c > 2]
-            raise ValueError(f"more than two copies of {bad} in the deal")
-        if dealer not in range(NUM_PLAYERS):
-            raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
+        if any(c > layout.decks for c in total):
+            bad = [CARD_NAMES[k] for k, c in enumerate(total) if c > layout.decks]
+            raise ValueError(f"more than {_copies(layout.decks)} of {bad} in the deal")
+        if dealer not in range(layout.players):
+            raise ValueError(f"dealer must be a seat 0..{layout.players - 1}, got {dealer!r}")
         level = normalize_rank(level)
-        hand = cls(options, level, dealer, team_levels or (level, level))
-        hand.ctx = trump_context(level, trump, options, jokers_only)
+        hand = cls(ruleset, level, dealer, team_levels or (level, level))
+        hand.ctx = ruleset.trump_context(level, trump, jokers_only)
         hand._setup = {"mode": "deal", "hands": [card_list(h) for h in parsed], "kitty": card_list(kitty_kinds),
                        "level": level, "dealer": dealer, "trump": trump, "buried": buried,
                        "jokers_only": jokers_only, "team_levels": list(hand.team_levels)}
@@ -190,7 +193,8 @@ class Hand:
         return hand
 
     @classmethod
-    def from_position(cls, *, options: RuleOptions, level: str, dealer: int, team_levels: tuple[str, str],
+    def from_position(cls, *, options: RuleSet | RuleOptions | None, level: str, dealer: int,
+                      team_levels: tuple[str, str],
                       ctx: TrumpContext, standing: StandingBid | None, hands: list[list[int]], kitty: list[int],
                       played: list[list[int]], tricks: list[TrickRecord], leader: int,
                       trick_plays: list[tuple[int, ...]], defender_points: int,
@@ -199,19 +203,21 @@ class Hand:
 
         ``hands`` are four count vectors, ``kitty`` the buried kinds, ``played``
         what each seat has played so far; the current trick is ``trick_plays``
-        from ``leader``. The 108 cards must all be accounted for, else
+        from ``leader``. Every card of the deck must be accounted for, else
         ``ValueError`` names the kinds that are not. The hand's log holds no
         replayable setup (its decisions start mid-hand).
         """
         hand = cls(options, level, dealer, team_levels)
+        layout = hand.ruleset.layout
         totals = [sum(h[k] for h in hands) + sum(p[k] for p in played) for k in range(NUM_KINDS)]
         for k in kitty:
             totals[k] += 1
-        wrong = [f"{CARD_NAMES[k]} x{c}" for k, c in enumerate(totals) if c != 2]
+        wrong = [f"{CARD_NAMES[k]} x{c}" for k, c in enumerate(totals) if c != layout.decks]
         if wrong:
-            raise ValueError(f"a position must hold every card twice; counted {', '.join(wrong)}")
-        if len(kitty) != KITTY_SIZE:
-            raise ValueError(f"the kitty holds {KITTY_SIZE} cards, got {len(kitty)}")
+            every = "twice" if layout.decks == 2 else f"{layout.decks} times"
+            raise ValueError(f"a position must hold every card {every}; counted {', '.join(wrong)}")
+        if len(kitty) != layout.kitty_size:
+            raise ValueError(f"the kitty holds {layout.kitty_size} cards, got {len(kitty)}")
         hand.ctx = ctx
         hand.standing = standing
         hand._setup = {"mode": "position"}
@@ -227,8 +233,8 @@ class Hand:
         hand.phase = Phase.PLAY
         hand.leader = leader
         hand.trick_plays = [tuple(p) for p in trick_plays]
-        hand.lead = Lead(ctx, trick_plays[0]) if trick_plays else None
-        hand.current_player = (leader + len(trick_plays)) % NUM_PLAYERS
+        hand.lead = hand.ruleset.analyse_lead(ctx, trick_plays[0]) if trick_plays else None
+        hand.current_player = (leader + len(trick_plays)) % hand.num_players
         return hand
 
     @classmethod
@@ -236,30 +242,31 @@ class Hand:
         """Replay a hand from its JSON log; raises if a decision no longer applies."""
         if log.get("version") != LOG_VERSION:
             raise ValueError(f"unsupported hand log version {log.get('version')!r}")
-        options = RuleOptions.from_dict(log["options"])
+        ruleset = make_ruleset(log.get("ruleset", "standard"), log["options"], log.get("layout"))
         setup = log["setup"]
         team_levels = tuple(setup["team_levels"])
         if setup["mode"] not in ("seed", "deal"):
             raise ValueError(f"a hand log of mode {setup['mode']!r} cannot be replayed")
         if setup["mode"] == "seed":
-            hand = cls.new(setup["seed"], options, level=setup["level"], dealer=setup["dealer"],
+            hand = cls.new(setup["seed"], ruleset, level=setup["level"], dealer=setup["dealer"],
                            team_levels=team_levels)
         else:
             hand = cls.from_deal(setup["hands"], setup["kitty"], level=setup["level"], dealer=setup["dealer"],
-                                 trump=setup["trump"], options=options, buried=setup["buried"],
+                                 trump=setup["trump"], options=ruleset, buried=setup["buried"],
                                  team_levels=team_levels, jokers_only=setup.get("jokers_only", False))
         for decision in log["decisions"]:
             hand.apply_decision(decision)
         return hand
 
     def to_log(self) -> dict[str, Any]:
-        """JSON-serialisable log: setup, decisions (for replay) and events (for reading)."""
-        return {"version": LOG_VERSION, "options": self.options.to_dict(), "setup": dict(self._setup),
+        """JSON-serialisable log: the rules, setup, decisions (for replay) and events (for reading)."""
+        return {"version": LOG_VERSION, "ruleset": self.ruleset.name, "options": self.options.to_dict(),
+                "layout": self.ruleset.layout.to_dict(), "setup": dict(self._setup),
                 "decisions": [dict(d) for d in self.decisions], "events": [dict(e) for e in self.events]}
 
     def act(self, seat: int, decision) -> None:
         """Apply an agent's decision for ``seat`` by phase: a Bid or ``None`` (pass) while
-        bidding, the 8 cards to bury, or the cards to play."""
+        bidding, the cards to bury, or the cards to play."""
         if self.phase in (Phase.DEAL, Phase.FINAL_BID):
             if decision is None:
                 self.pass_bid(seat)
@@ -286,7 +293,7 @@ class Hand:
 
     # ------------------------------------------------------------------ dealing and bidding
     def _shuffle(self) -> None:
-        self._deck = two_decks()
+        self._deck = self.ruleset.layout.deck()
         self._rng.shuffle(self._deck)
         self._dealt = 0
         self.events.append({"type": "shuffle", "deck": card_list(self._deck)})
@@ -296,7 +303,7 @@ class Hand:
         seat = self.current_player if seat is None else seat
         if seat is None or self.phase not in (Phase.DEAL, Phase.FINAL_BID):
             return []
-        return available_bids(self.hands[seat], self.level_rank, seat, self.standing)
+        return self.ruleset.available_bids(self.hands[seat], self.level_rank, seat, self.standing)
 
     def _advance(self) -> None:
         """Run the deal until the next decision point (or past bidding)."""
@@ -308,11 +315,12 @@ class Hand:
                     return
                 self._pending.popleft()
             if self.phase == Phase.DEAL:
-                if self._dealt < NUM_PLAYERS * HAND_SIZE:
+                if self._dealt < self.ruleset.layout.dealt_cards:
                     self._deal_one()
                     continue
                 self.phase = Phase.FINAL_BID
-                self._final_order = [(self._start_seat + i) % NUM_PLAYERS for i in range(NUM_PLAYERS)]
+                players = self.num_players
+                self._final_order = [(self._start_seat + i) % players for i in range(players)]
                 self.events.append({"type": "final_round"})
             if self.phase == Phase.FINAL_BID:
                 if self._final_order:
@@ -322,11 +330,12 @@ class Hand:
                 return
 
     def _deal_one(self) -> None:
-        seat = (self._start_seat + self._dealt) % NUM_PLAYERS
+        seat = (self._start_seat + self._dealt) % self.num_players
         kind = self._deck[self._dealt]
         self._dealt += 1
         hand = self.hands[seat]
-        is_bid_card = kind >= LITTLE_JOKER or rank_of(kind) == self.level_rank
+        is_bid_card = kind in self._bid_kinds
+        available_bids = self.ruleset.available_bids
         before = set(available_bids(hand, self.level_rank, seat, self.standing)) if is_bid_card else set()
         hand[kind] += 1
         self.hand_sizes[seat] += 1
@@ -354,7 +363,8 @@ class Hand:
         self.events.append({"type": "bid", "seat": seat, "bid": str(bid),
                             "cards": card_list(bid.cards(self.level_rank))})
         # Everyone else who can now overturn it is asked, in seat order after the bidder.
-        self._pending = deque((seat + i) % NUM_PLAYERS for i in range(1, NUM_PLAYERS))
+        players = self.num_players
+        self._pending = deque((seat + i) % players for i in range(1, players))
         self._advance()
 
     def pass_bid(self, seat: int) -> None:
@@ -365,29 +375,29 @@ class Hand:
         self._advance()
 
     def _finish_bidding(self) -> None:
+        rules, layout = self.ruleset, self.ruleset.layout
         if self.standing is not None:
             seat, bid = self.standing
             if self.dealer is None:
                 self.dealer = seat
-            jokers_only = bid.strength == BIG_JOKER_PAIR and self.options.big_joker_pair == "master"
-            trump = None if bid.strength >= LITTLE_JOKER_PAIR else SUITS[bid.suit]
+            trump, jokers_only = rules.trump_of_bid(bid)
         else:
-            if self.options.no_bid == "redeal":
-                self.hands = [[0] * NUM_KINDS for _ in range(NUM_PLAYERS)]
-                self.hand_sizes = [0] * NUM_PLAYERS
+            if rules.redeal_without_bid:
+                self.hands = [[0] * NUM_KINDS for _ in range(layout.players)]
+                self.hand_sizes = [0] * layout.players
                 self.phase = Phase.DEAL
                 self.events.append({"type": "redeal"})
                 self._shuffle()
                 self._advance()
                 return
             if self.dealer is None:
-                self.dealer = self._rng.randrange(NUM_PLAYERS)
-            turned = self._deck[NUM_PLAYERS * HAND_SIZE + self._rng.randrange(KITTY_SIZE)]
-            trump = None if turned in (LITTLE_JOKER, BIG_JOKER) else SUITS[suit_of(turned)]
+                self.dealer = self._rng.randrange(layout.players)
+            turned = self._deck[layout.dealt_cards + self._rng.randrange(layout.kitty_size)]
+            trump = rules.trump_of_turned_card(turned)
             jokers_only = False
             self.events.append({"type": "kitty_turned", "card": CARD_NAMES[turned], "dealer": self.dealer})
-        self.ctx = trump_context(self.level, trump, self.options, jokers_only)
-        self.kitty = self._deck[NUM_PLAYERS * HAND_SIZE:]
+        self.ctx = rules.trump_context(self.level, trump, jokers_only)
+        self.kitty = self._deck[layout.dealt_cards:]
         self.events.append({"type": "trump", "trump": trump, "jokers_only": jokers_only, "dealer": self.dealer})
         self._start_kitty()
 
@@ -401,18 +411,19 @@ class Hand:
         self.current_player = self.dealer
 
     def bury(self, seat: int, cards) -> None:
-        """The dealer buries 8 cards as the new kitty (扣底)."""
+        """The dealer buries the kitty's number of cards as the new kitty (扣底)."""
         self._check_turn(seat, (Phase.KITTY,), "bury the kitty")
         kinds = parse_cards(cards)
-        if len(kinds) != KITTY_SIZE:
-            raise IllegalActionError(f"the kitty takes exactly {KITTY_SIZE} cards, got {len(kinds)}")
+        kitty_size = self.ruleset.layout.kitty_size
+        if len(kinds) != kitty_size:
+            raise IllegalActionError(f"the kitty takes exactly {kitty_size} cards, got {len(kinds)}")
         need = counts_of(kinds)
         missing = [CARD_NAMES[k] for k in range(NUM_KINDS) if need[k] > self.hands[seat][k]]
         if missing:
             raise IllegalActionError(f"not in hand: {' '.join(missing)}")
         for k in kinds:
             self.hands[seat][k] -= 1
-        self.hand_sizes[seat] -= KITTY_SIZE
+        self.hand_sizes[seat] -= kitty_size
         self.kitty = sorted(kinds)
         self.decisions.append({"seat": seat, "action": "bury", "cards": card_list(kinds)})
         self.events.append({"type": "bury", "seat": seat})
@@ -435,8 +446,8 @@ class Hand:
         if seat != self.current_player:
             return f"seat {seat} cannot play: it is seat {self.current_player}'s turn"
         if self.lead is None:
-            return lead_error(self.ctx, self.hands[seat], kinds)
-        return follow_error(self.ctx, self.hands[seat], kinds, self.lead)
+            return self.ruleset.lead_error(self.ctx, self.hands[seat], kinds)
+        return self.ruleset.follow_error(self.ctx, self.hands[seat], kinds, self.lead)
 
     def play(self, seat: int, cards) -> tuple[int, ...]:
         """Play cards; returns the cards actually played (a failed throw plays fewer)."""
@@ -454,35 +465,37 @@ class Hand:
         self.hand_sizes[seat] -= len(kinds)
         self.trick_plays.append(tuple(sorted(kinds)))
         self.events.append({"type": "play", "seat": seat, "cards": card_list(kinds)})
-        if len(self.trick_plays) < NUM_PLAYERS:
-            self.current_player = (seat + 1) % NUM_PLAYERS
+        if len(self.trick_plays) < self.num_players:
+            self.current_player = (seat + 1) % self.num_players
         else:
             self._finish_trick()
         return tuple(kinds)
 
     def _resolve_lead(self, seat: int, kinds: list[int]) -> list[int]:
-        lead = Lead(self.ctx, kinds)
+        rules = self.ruleset
+        lead = rules.analyse_lead(self.ctx, kinds)
         if lead.is_throw:
             self.throws_attempted[seat] += 1
-            others = [self.hands[(seat + i) % NUM_PLAYERS] for i in range(1, NUM_PLAYERS)]
-            forced = throw_check(self.ctx, lead, others)
+            players = self.num_players
+            others = [self.hands[(seat + i) % players] for i in range(1, players)]
+            forced = rules.throw_check(self.ctx, lead, others)
             if forced is not None:
                 self.throws_failed[seat] += 1
                 self.failed_throws.append((seat, tuple(sorted(kinds))))
                 taken_back = len(kinds) - forced.size
-                penalty = self.options.throw_penalty * taken_back
+                penalty = rules.throw_penalty(taken_back)
                 self.penalty_points += penalty
                 self.defender_points += penalty if self.is_dealer_team(seat) else -penalty
                 self.events.append({"type": "throw_failed", "seat": seat, "attempted": card_list(sorted(kinds)),
                                     "played": card_list(forced.cards), "penalty": penalty})
                 kinds = list(forced.cards)
-                lead = Lead(self.ctx, kinds)
+                lead = rules.analyse_lead(self.ctx, kinds)
         self.lead = lead
         return kinds
 
     def _finish_trick(self) -> None:
-        winner_index = winning_play(self.ctx, self.lead, self.trick_plays[1:])
-        winner = (self.leader + winner_index) % NUM_PLAYERS
+        winner_index = self.ruleset.winning_play(self.ctx, self.lead, self.trick_plays[1:])
+        winner = (self.leader + winner_index) % self.num_players
         points = sum(points_of(p) for p in self.trick_plays)
         self.trick_points[team_of(winner)] += points
         if not self.is_dealer_team(winner):
@@ -498,17 +511,18 @@ class Hand:
             self._score(winner, last_lead)
 
     def _score(self, last_winner: int, last_lead: Lead) -> None:
-        kitty_points = points_of(self.kitty)
-        multiplier = kitty_multiplier_of(last_lead.components, self.options.kitty_multiplier)
+        rules = self.ruleset
+        kitty_points = rules.kitty_points(self.kitty)
+        multiplier = rules.kitty_multiplier(last_lead)
         bonus = 0 if self.is_dealer_team(last_winner) else kitty_points * multiplier
         self.defender_points += bonus
-        winner, levels = score_with(self.defender_points, self.options)
+        winner, levels = rules.score(self.defender_points)
         self.result = HandResult(
             defender_points=self.defender_points, trick_points=sum(t.points for t in self.tricks
                                                                    if not self.is_dealer_team(t.winner)),
             kitty_points=kitty_points, kitty_multiplier=multiplier, kitty_bonus=bonus,
             penalty_points=self.penalty_points, winner=winner, levels=levels,
-            next_dealer=next_dealer(self.dealer, winner == "dealers"))
+            next_dealer=rules.next_dealer(self.dealer, winner == "dealers"))
         self.phase = Phase.DONE
         self.current_player = None
         self.events.append({"type": "score", "defender_points": self.defender_points, "kitty_bonus": bonus,
@@ -520,7 +534,12 @@ class Hand:
         return [k for k in range(NUM_KINDS) for _ in range(self.hands[seat][k])]
 
     def cards_accounted(self) -> int:
-        """Cards in hands + kitty + played, plus the undealt rest while bidding (always 108)."""
+        """Cards in hands + kitty + played, plus the undealt rest while bidding (always the whole deck)."""
         if self.phase in (Phase.DEAL, Phase.FINAL_BID):
-            return sum(self.hand_sizes) + DECK_SIZE - self._dealt
+            return sum(self.hand_sizes) + self.ruleset.layout.deck_size - self._dealt
         return sum(self.hand_sizes) + len(self.kitty) + sum(sum(p) for p in self.played)
+
+
+def _copies(n: int) -> str:
+    """``"two copies"``: how many copies of each kind the deck holds, in words."""
+    return {1: "one copy", 2: "two copies"}.get(n, f"{n} copies")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from env.game import Hand, HandResult, team_of
-from env.scoring import advance_level
+from env.ruleset import RuleSet, as_ruleset
 from env.variants import RuleOptions
 
 
@@ -13,12 +13,17 @@ class Match:
     """Levels of both teams, the next dealer, and the match winner.
 
     Deterministic from ``seed``: hand ``i`` is dealt with seed ``seed * 1000 + i``.
+    ``options`` is the :class:`~env.ruleset.RuleSet` (or the standard game's
+    :class:`~env.variants.RuleOptions`); it decides the levels, the next dealer
+    and the match end.
     """
 
-    def __init__(self, seed: int, options: RuleOptions | None = None, max_hands: int = 1000):
-        self.options = options or RuleOptions()
+    def __init__(self, seed: int, options: RuleSet | RuleOptions | None = None, max_hands: int = 1000):
+        self.ruleset = as_ruleset(options)
+        self.options = self.ruleset.options
         self.seed = seed
-        self.team_levels = [self.options.levels[0], self.options.levels[0]]
+        first = self.ruleset.levels[0]
+        self.team_levels = [first, first]
         self.dealer: int | None = None
         self.hands_played = 0
         self.max_hands = max_hands
@@ -31,8 +36,8 @@ class Match:
             raise RuntimeError(f"the match is over: team {self.winner} won")
         if self.hands_played >= self.max_hands:
             raise RuntimeError(f"the match reached its limit of {self.max_hands} hands")
-        level = self.team_levels[team_of(self.dealer)] if self.dealer is not None else self.options.levels[0]
-        return Hand.new(self.seed * 1000 + self.hands_played, self.options, level=level, dealer=self.dealer,
+        level = self.team_levels[team_of(self.dealer)] if self.dealer is not None else self.ruleset.levels[0]
+        return Hand.new(self.seed * 1000 + self.hands_played, self.ruleset, level=level, dealer=self.dealer,
                         team_levels=(self.team_levels[0], self.team_levels[1]))
 
     def record(self, hand: Hand) -> HandResult:
@@ -41,13 +46,14 @@ class Match:
             raise ValueError("the hand is not finished")
         result = hand.result
         dealer_team = team_of(hand.dealer)
-        gaining = dealer_team if result.winner == "dealers" else 1 - dealer_team
-        top = self.options.top_level
-        if result.winner == "dealers" and hand.level == top and self.options.win == "defend_A":
-            self.winner = dealer_team
-        self.team_levels[gaining] = advance_level(self.team_levels[gaining], result.levels, self.options)
-        if self.options.win == "reach_A" and self.team_levels[gaining] == top:
-            self.winner = gaining
+        dealers_held = result.winner == "dealers"
+        gaining = dealer_team if dealers_held else 1 - dealer_team
+        self.team_levels[gaining] = self.ruleset.advance_level(self.team_levels[gaining], result.levels)
+        winner = self.ruleset.match_winner(hand_level=hand.level, dealer_team=dealer_team,
+                                           dealers_held=dealers_held, gaining_team=gaining,
+                                           new_level=self.team_levels[gaining])
+        if winner is not None:
+            self.winner = winner
         self.dealer = result.next_dealer
         self.hands_played += 1
         self.history.append({"dealer": hand.dealer, "level": hand.level, "winner": result.winner,

@@ -3,19 +3,22 @@
 Internal functions work on kinds (ints) and count vectors with a
 :class:`~env.trump.TrumpContext`; a :class:`Lead` is analysed once per trick
 and reused for every follower. The bottom of the module is the public referee
-API, a contract for outside tools: cards as strings, plain Python results.
+API, a contract for outside tools: cards as strings, plain Python results,
+and a ``ruleset`` keyword naming the rule set that answers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from env.cards import CARD_NAMES, counts_of, parse_cards
 from env.combos import Component, decompose_suit, has_run, matches_format, matching_key, pair_counts, profile, shape_of
 from env.errors import IllegalActionError
-from env.scoring import kitty_multiplier_of, score_table
-from env.trump import EFFECTIVE_SUIT_NAMES, TRUMP, TrumpContext, trump_context
-from env.variants import RuleOptions
+from env.trump import EFFECTIVE_SUIT_NAMES, TRUMP, TrumpContext
+
+if TYPE_CHECKING:
+    from env.ruleset import RuleSet
 
 NOT_A_WINNER = 0
 FOLLOWS_SHAPE = 1
@@ -179,26 +182,32 @@ def winning_play(ctx: TrumpContext, lead: Lead, follows: Sequence[Sequence[int]]
 
 # ---------------------------------------------------------------------------
 # Public referee API: strings in, plain Python values out.
+#
+# Every function takes ``ruleset`` (default ``"standard"``, the only one so far)
+# and asks that rule set (:mod:`env.ruleset`) the question; for the standard
+# game, the other keywords are its variant options (RuleOptions' names).
 # ---------------------------------------------------------------------------
 
 CardsArg = str | Sequence[str]
 
 
-def _context(level: str, trump: str | None, variant: dict) -> TrumpContext:
-    options = RuleOptions.from_dict(variant) if variant else RuleOptions()
-    return trump_context(level, trump, options)
+def _ruleset(name: str, variant: dict) -> RuleSet:
+    from env.ruleset import make_ruleset  # imported here: the rule sets are built on this module
+
+    return make_ruleset(name, variant or None)
 
 
 def _names_high_first(ctx: TrumpContext, kinds: Iterable[int]) -> list[str]:
     return [CARD_NAMES[k] for k in sorted(kinds, key=lambda k: (-ctx.order[k], k))]
 
 
-def decompose(cards: CardsArg, *, level: str, trump: str | None, **variant) -> list[list[str]]:
+def decompose(cards: CardsArg, *, level: str, trump: str | None, ruleset: str = "standard",
+              **variant) -> list[list[str]]:
     """Canonical components of ``cards`` (largest first), each listed high to low.
 
     Cards of several effective suits are decomposed suit by suit.
     """
-    ctx = _context(level, trump, variant)
+    ctx = _ruleset(ruleset, variant).trump_context(level, trump)
     counts = counts_of(parse_cards(cards))
     components: list[Component] = []
     for suit in range(5):
@@ -208,57 +217,64 @@ def decompose(cards: CardsArg, *, level: str, trump: str | None, **variant) -> l
 
 
 def is_legal_play(hand: CardsArg, play: CardsArg, *, level: str, trump: str | None,
-                  lead: CardsArg | None = None, **variant) -> bool:
+                  lead: CardsArg | None = None, ruleset: str = "standard", **variant) -> bool:
     """Whether ``play`` from ``hand`` is legal; ``lead=None`` means the player leads.
 
     A lead is legal when it is non-empty, held, and of one effective suit (a
     throw attempt is legal; whether it stands is :func:`resolve_throw`'s job).
     """
-    ctx = _context(level, trump, variant)
+    rules = _ruleset(ruleset, variant)
+    ctx = rules.trump_context(level, trump)
     hand_counts = counts_of(parse_cards(hand))
     play_kinds = parse_cards(play)
     if lead is None:
-        return lead_error(ctx, hand_counts, play_kinds) is None
+        return rules.lead_error(ctx, hand_counts, play_kinds) is None
     lead_kinds = parse_cards(lead)
     try:
-        analysed = Lead(ctx, lead_kinds)
+        analysed = rules.analyse_lead(ctx, lead_kinds)
     except IllegalActionError as exc:
         raise ValueError(f"the given lead is not a legal lead: {exc}") from None
-    return follow_error(ctx, hand_counts, play_kinds, analysed) is None
+    return rules.follow_error(ctx, hand_counts, play_kinds, analysed) is None
 
 
 def resolve_throw(play: CardsArg, others: Sequence[CardsArg], *, level: str, trump: str | None,
-                  **variant) -> list[str]:
+                  ruleset: str = "standard", **variant) -> list[str]:
     """The cards actually led when ``play`` is attempted against the three ``others``."""
-    ctx = _context(level, trump, variant)
+    rules = _ruleset(ruleset, variant)
+    ctx = rules.trump_context(level, trump)
     kinds = parse_cards(play)
-    if len(others) != 3:
-        raise ValueError(f"others must be the other three players' hands, got {len(others)}")
-    lead = Lead(ctx, kinds)
-    forced = throw_check(ctx, lead, [counts_of(parse_cards(h)) for h in others])
+    need = rules.layout.players - 1
+    if len(others) != need:
+        count = ("one", "two", "three", "four", "five")[need - 1] if need <= 5 else str(need)
+        raise ValueError(f"others must be the other {count} players' hands, got {len(others)}")
+    lead = rules.analyse_lead(ctx, kinds)
+    forced = rules.throw_check(ctx, lead, [counts_of(parse_cards(h)) for h in others])
     return _names_high_first(ctx, kinds if forced is None else forced.cards)
 
 
-def trick_winner(plays: Sequence[CardsArg], *, level: str, trump: str | None, **variant) -> int:
+def trick_winner(plays: Sequence[CardsArg], *, level: str, trump: str | None, ruleset: str = "standard",
+                 **variant) -> int:
     """Index of the winning play; ``plays[0]`` is the lead."""
-    ctx = _context(level, trump, variant)
+    rules = _ruleset(ruleset, variant)
+    ctx = rules.trump_context(level, trump)
     kinds = [parse_cards(p) for p in plays]
     if not kinds:
         raise ValueError("a trick needs at least the lead")
-    lead = Lead(ctx, kinds[0])
+    lead = rules.analyse_lead(ctx, kinds[0])
     for i, p in enumerate(kinds[1:], start=1):
         if len(p) != lead.n:
             raise ValueError(f"play {i} has {len(p)} cards, the lead has {lead.n}")
-    return winning_play(ctx, lead, kinds[1:])
+    return rules.winning_play(ctx, lead, kinds[1:])
 
 
-def kitty_multiplier(lead: CardsArg, *, level: str, trump: str | None, variant: str = "exponential") -> int:
+def kitty_multiplier(lead: CardsArg, *, level: str, trump: str | None, variant: str = "exponential",
+                     ruleset: str = "standard") -> int:
     """Kitty multiplier for the last trick's lead (what was actually led)."""
-    ctx = trump_context(level, trump, RuleOptions())
-    return kitty_multiplier_of(Lead(ctx, parse_cards(lead)).components, variant)
+    rules = _ruleset(ruleset, {"kitty_multiplier": variant})
+    return rules.kitty_multiplier(rules.analyse_lead(rules.trump_context(level, trump), parse_cards(lead)))
 
 
 def score_hand(defender_points: int, *, takeover: str = "plain", threshold: int = 80,
-               step: int = 40) -> tuple[str, int]:
+               step: int = 40, ruleset: str = "standard") -> tuple[str, int]:
     """``("dealers", levels)`` or ``("defenders", levels)`` for the defenders' points."""
-    return score_table(defender_points, takeover=takeover, threshold=threshold, step=step)
+    return _ruleset(ruleset, {"takeover": takeover, "threshold": threshold, "step": step}).score(defender_points)

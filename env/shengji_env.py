@@ -7,10 +7,11 @@ Actions: ``Discrete(66)``, one card per step (table in :mod:`env.actions`):
 0..53 pick a card kind, 54 STOP (end a lead), 55 PASS, 56..65 bids (single
 S/H/C/D, pair S/H/C/D, LJ pair, BJ pair). A leader picks cards of one
 effective suit then STOP; a follower picks as many cards as were led; the
-dealer buries the kitty with 8 picks. The same agent acts until its play is
-complete. ``action_mask`` allows an action iff a legal completion exists; an
-action outside it raises :class:`~env.errors.IllegalActionError` and changes
-nothing. ``env.unwrapped.play(cards)`` applies a whole play as its steps.
+dealer buries the kitty with one pick per kitty card (8 in the standard
+game). The same agent acts until its play is complete. ``action_mask``
+allows an action iff a legal completion exists; an action outside it raises
+:class:`~env.errors.IllegalActionError` and changes nothing.
+``env.unwrapped.play(cards)`` applies a whole play as its steps.
 
 Observation: ``Dict(observation=Box(OBS,), action_mask=Box(66, int8),
 history=Box(K, ROW))`` from the acting seat's side (relative seats 0 = self,
@@ -26,7 +27,7 @@ history=Box(K, ROW))`` from the acting seat's side (relative seats 0 = self,
                    dealer, bid state, defender points, trick number, hand
                    sizes, deal progress (:mod:`env.encoding`).
 ``action_mask``    1 where the action is legal now.
-``history``        the last K tricks (default 25 = all), oldest first: cards
+``history``        the last K tricks (default: all, 25 in the standard game), oldest first: cards
                    each relative seat played, leader, winner, points.
 =================  ==========================================================
 
@@ -39,8 +40,10 @@ change (dealers holding +1..+3; defenders taking over +1.. with the takeover
 counted); ``"win_loss"``: +1/-1; ``"points"``: defenders' margin over the
 threshold divided by the threshold.
 
-Options (constructor or ``reset(options=...)``): ``rules`` (RuleOptions or
-dict), ``episode``, ``reward``, ``deal`` (fixed deal: dict with ``hands``,
+Options (constructor or ``reset(options=...)``): ``rules`` (a
+:class:`~env.ruleset.RuleSet`, or the standard game's RuleOptions or a dict of
+them; the rule set's layout sets the burial length and the history's default
+length), ``episode``, ``reward``, ``deal`` (fixed deal: dict with ``hands``,
 ``kitty``, ``level``, ``dealer``, ``trump``, optional ``buried``), ``start``
 (``"first"``: a match's first hand, bidding decides the dealer; ``"random"``:
 a hand from mid-match, random dealer and team levels),
@@ -61,7 +64,17 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from env.actions import NUM_ACTIONS, PASS, STOP, PlayComposer, action_bid, action_name, bid_action, bid_mask
+from env.actions import (
+    NUM_ACTIONS,
+    PASS,
+    STOP,
+    PlayComposer,
+    action_bid,
+    action_name,
+    bid_action,
+    bid_mask,
+    composer_for,
+)
 from env.bidding import Bid
 from env.cards import parse_cards
 from env.encoding import ObservationEncoder, observation_size
@@ -70,6 +83,7 @@ from env.game import Hand, Phase
 from env.match import Match
 from env.render import render_table
 from env.rewards import REWARD_SCHEMES, hand_rewards
+from env.ruleset import RuleSet, as_ruleset
 from env.variants import RuleOptions
 from env.view import PlayerView, view_of
 
@@ -91,9 +105,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     metadata = {"render_modes": ["human", "ansi"], "name": "shengji_v0", "is_parallelizable": False,
                 "render_fps": 1}
 
-    def __init__(self, render_mode: str | None = None, rules: RuleOptions | dict | None = None,
+    def __init__(self, render_mode: str | None = None, rules: RuleSet | RuleOptions | dict | None = None,
                  episode: str = "hand", reward: str = "level", deal: dict | None = None, start: str = "first",
-                 layout: str = "canonical", history_len: int = 25, max_match_hands: int = 200):
+                 layout: str = "canonical", history_len: int | None = None, max_match_hands: int = 200):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
@@ -112,8 +126,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     def _configure(self, *, rules, episode, reward, deal, start, layout, history_len) -> None:
         if isinstance(rules, dict) or rules is None:
             rules = RuleOptions.from_dict(rules)
-        if not isinstance(rules, RuleOptions):
-            raise ValueError(f"rules must be RuleOptions or a dict, got {type(rules).__name__}")
+        if not isinstance(rules, RuleOptions | RuleSet):
+            raise ValueError(f"rules must be a RuleSet, RuleOptions or a dict, got {type(rules).__name__}")
+        self.ruleset = as_ruleset(rules)
+        rules = self.ruleset.options
         if episode not in ("hand", "match"):
             raise ValueError(f"episode must be 'hand' or 'match', got {episode!r}")
         if reward not in REWARD_SCHEMES:
@@ -123,7 +139,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if start not in STARTS:
             raise ValueError(f"start must be one of {STARTS}, got {start!r}")
         self.rules, self.episode, self.reward_scheme, self.deal, self.start = rules, episode, reward, deal, start
-        self.encoder = ObservationEncoder(layout, history_len)
+        self._history_len = history_len  # None: all the tricks of the rule set's layout
+        self.encoder = ObservationEncoder(layout, history_len, self.ruleset)
         size = observation_size(layout)
         self._observation_space = spaces.Dict({
             "observation": spaces.Box(0.0, 2.0, (size,), dtype=np.float32),
@@ -147,9 +164,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 warnings.warn(f"ignoring unknown reset option(s) {unknown}; known: {list(_OPTION_KEYS)}",
                               stacklevel=2)
             options = {k: v for k, v in options.items() if k in _OPTION_KEYS}
-            current = {"rules": self.rules, "episode": self.episode, "reward": self.reward_scheme,
+            current = {"rules": self.ruleset, "episode": self.episode, "reward": self.reward_scheme,
                        "deal": self.deal, "start": self.start, "layout": self.encoder.layout,
-                       "history_len": self.encoder.history_len}
+                       "history_len": self._history_len}
             current.update(options)
             self._configure(**current)
         if seed is not None:
@@ -161,7 +178,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         if self.episode == "match":
-            self.match = Match(self._seed_rng.randrange(2**31), self.rules, max_hands=self.max_match_hands)
+            self.match = Match(self._seed_rng.randrange(2**31), self.ruleset, max_hands=self.max_match_hands)
             self.hand = self.match.new_hand()
         else:
             self.match = None
@@ -171,16 +188,16 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     def _new_hand(self) -> Hand:
         if self.deal is None and self.start == "random":
             # A hand from the middle of a match: random dealer and team levels.
-            levels = self.rules.levels
+            levels = self.ruleset.levels
             team_levels = (self._seed_rng.choice(levels), self._seed_rng.choice(levels))
-            dealer = self._seed_rng.randrange(4)
-            return Hand.new(self._seed_rng.randrange(2**31), self.rules, level=team_levels[dealer % 2],
+            dealer = self._seed_rng.randrange(self.ruleset.layout.players)
+            return Hand.new(self._seed_rng.randrange(2**31), self.ruleset, level=team_levels[dealer % 2],
                             dealer=dealer, team_levels=team_levels)
         if self.deal is None:
-            return Hand.new(self._seed_rng.randrange(2**31), self.rules)
+            return Hand.new(self._seed_rng.randrange(2**31), self.ruleset)
         deal = dict(self.deal)
         return Hand.from_deal(deal["hands"], deal["kitty"], level=deal["level"], dealer=deal["dealer"],
-                              trump=deal.get("trump"), options=self.rules, buried=deal.get("buried", False))
+                              trump=deal.get("trump"), options=self.ruleset, buried=deal.get("buried", False))
 
     def _begin_decision(self) -> None:
         """Set up the composer and mask for whoever acts next."""
@@ -189,12 +206,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
             self.composer = None
             self._mask = bid_mask(hand.bid_options(seat))
-        elif hand.phase == Phase.KITTY:
-            self.composer = PlayComposer("bury", hand.ctx, hand.hands[seat])
-            self._mask = self.composer.mask()
-        elif hand.phase == Phase.PLAY:
-            mode = "lead" if hand.lead is None else "follow"
-            self.composer = PlayComposer(mode, hand.ctx, hand.hands[seat], hand.lead)
+        elif hand.phase in (Phase.KITTY, Phase.PLAY):
+            self.composer = composer_for(hand, seat)
             self._mask = self.composer.mask()
         else:
             self.composer = None
@@ -280,8 +293,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if self.composer is None or self.composer.picked:
             raise IllegalActionError("play() needs a fresh card decision (not bidding, nothing picked yet)")
         if hand.phase == Phase.KITTY:
-            if len(kinds) != 8 or any(kinds.count(k) > hand.hands[hand.current_player][k] for k in kinds):
-                raise IllegalActionError(f"the kitty takes 8 cards from the dealer's hand, got {cards!r}")
+            kitty_size = hand.ruleset.layout.kitty_size
+            if len(kinds) != kitty_size or any(kinds.count(k) > hand.hands[hand.current_player][k] for k in kinds):
+                raise IllegalActionError(f"the kitty takes {kitty_size} cards from the dealer's hand, got {cards!r}")
         else:
             error = hand.play_error(hand.current_player, kinds)
             if error:

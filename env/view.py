@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from env.bidding import Bid, StandingBid
 from env.cards import RANKS
 from env.game import Hand, Phase, TrickRecord
-from env.moves import MoveList, legal_follows, legal_leads
-from env.rules import Lead, follow_error, lead_error
+from env.moves import MoveList
+from env.rules import Lead
+from env.ruleset import RuleSet
 from env.trump import TrumpContext
 from env.variants import RuleOptions
 
@@ -28,6 +29,7 @@ class PlayerView:
         phase: the hand's phase.
         to_act: the seat to act, or ``None`` when the hand is over.
         options: the rule variants.
+        ruleset: the rule set (its layout: hand size, kitty size, number of tricks).
         level: the hand's level rank (``"2"``..``"A"``); team_levels: both teams' levels.
         dealer: the dealer seat (``None`` while a first hand's bidding is open).
         ctx: the trump context (``None`` until the trump is fixed).
@@ -48,6 +50,7 @@ class PlayerView:
     phase: Phase
     to_act: int | None
     options: RuleOptions
+    ruleset: RuleSet
     level: str
     team_levels: tuple[str, str]
     dealer: int | None
@@ -100,16 +103,16 @@ class PlayerView:
         if self.phase != Phase.PLAY or self.to_act != self.seat:
             return MoveList([], False)
         if self.lead is None:
-            return legal_leads(self.ctx, self.hand, max_plays)
-        return legal_follows(self.ctx, self.hand, self.lead, max_plays)
+            return self.ruleset.legal_leads(self.ctx, self.hand, max_plays)
+        return self.ruleset.legal_follows(self.ctx, self.hand, self.lead, max_plays)
 
     def play_error(self, kinds: list[int]) -> str | None:
         """Why the viewer may not play these cards now, or ``None``."""
         if self.phase != Phase.PLAY or self.to_act != self.seat:
             return "it is not this seat's turn to play"
         if self.lead is None:
-            return lead_error(self.ctx, self.hand, kinds)
-        return follow_error(self.ctx, self.hand, kinds, self.lead)
+            return self.ruleset.lead_error(self.ctx, self.hand, kinds)
+        return self.ruleset.follow_error(self.ctx, self.hand, kinds, self.lead)
 
 
 def view_of(hand: Hand, seat: int) -> PlayerView:
@@ -120,6 +123,7 @@ def view_of(hand: Hand, seat: int) -> PlayerView:
         phase=hand.phase,
         to_act=hand.current_player,
         options=hand.options,
+        ruleset=hand.ruleset,
         level=hand.level,
         team_levels=hand.team_levels,
         dealer=hand.dealer,

@@ -14,7 +14,7 @@ from env.bidding import Bid
 from env.cards import SUITS, display_card
 from env.game import Hand, HandResult
 from env.render import sorted_for_display
-from env.trump import TrumpContext, trump_context
+from env.trump import TrumpContext
 
 SUIT_WORDS = {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds"}
 
@@ -26,7 +26,7 @@ def display_context(hand: Hand) -> TrumpContext:
     suit = None
     if hand.standing is not None and hand.standing.bid.suit is not None:
         suit = SUITS[hand.standing.bid.suit]
-    return trump_context(hand.level, suit, hand.options)
+    return hand.ruleset.trump_context(hand.level, suit)
 
 
 def in_display_order(hand: Hand, kinds: Iterable[int]) -> list[int]:

@@ -19,13 +19,14 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent, Decision
-from env.actions import STOP, PlayComposer
+from env.actions import STOP, PlayComposer, composer_for
 from env.bidding import Bid
 from env.cards import CARD_NAMES, NUM_KINDS, parse_cards
 from env.errors import IllegalActionError
 from env.game import Hand, Phase
 from env.match import Match
 from env.moves import MoveList
+from env.ruleset import RuleSet, as_ruleset
 from env.variants import RuleOptions
 from env.view import PlayerView, view_of
 from ui.narrate import narrate
@@ -55,17 +56,19 @@ class GameSession:
     ``seats`` are four specs (``"human"``, a bot name, a checkpoint path, see
     :mod:`ui.seats`); ``agents`` may be given instead of building them from the
     specs (tests). ``episode`` is ``"match"`` (hands until a team wins or
-    ``max_hands``) or ``"hand"`` (one hand).
+    ``max_hands``) or ``"hand"`` (one hand). ``rules`` is the rule set, or the
+    standard game's options (RuleOptions or a dict).
     """
 
-    def __init__(self, seats: Sequence[str], seed: int = 0, rules: RuleOptions | dict | None = None,
+    def __init__(self, seats: Sequence[str], seed: int = 0, rules: RuleSet | RuleOptions | dict | None = None,
                  episode: str = "match", max_hands: int = 200, agents: Sequence[Agent | None] | None = None,
                  hint_bot: str = "greedy"):
-        if len(seats) != 4:
-            raise ValueError(f"a table has 4 seats, got {len(seats)}")
+        ruleset = as_ruleset(rules if isinstance(rules, RuleSet | RuleOptions) else RuleOptions.from_dict(rules))
+        players = ruleset.layout.players
+        if len(seats) != players:
+            raise ValueError(f"a table has {players} seats, got {len(seats)}")
         if episode not in ("match", "hand"):
             raise ValueError(f"episode must be 'match' or 'hand', got {episode!r}")
-        options = rules if isinstance(rules, RuleOptions) else RuleOptions.from_dict(rules)
         self.seats = [str(s) for s in seats]
         self.seed = seed
         self.episode = episode
@@ -75,7 +78,8 @@ class GameSession:
                 raise ValueError(f"seat {seat}: a human seat has no agent and an AI seat needs one")
         self.hint_bot = hint_bot
         self._hint_agent: Agent | None = None
-        self.match = Match(seed, options, max_hands=1 if episode == "hand" else max_hands)
+        self.ruleset = ruleset
+        self.match = Match(seed, ruleset, max_hands=1 if episode == "hand" else max_hands)
         self.hand_logs: list[dict[str, Any]] = []
         self.messages: list[str] = []
         self.hand = self._deal()
@@ -162,9 +166,7 @@ class GameSession:
         if hand.current_player != seat or hand.phase not in (Phase.KITTY, Phase.PLAY):
             raise IllegalActionError(f"seat {seat} has no card decision now (phase {hand.phase.value}, "
                                      f"seat {hand.current_player} to act)")
-        if hand.phase == Phase.KITTY:
-            return PlayComposer("bury", hand.ctx, hand.hands[seat])
-        return PlayComposer("lead" if hand.lead is None else "follow", hand.ctx, hand.hands[seat], hand.lead)
+        return composer_for(hand, seat)
 
     def selection(self, seat: int, cards: Sequence[str | int] | str) -> Selection:
         """Check a partial selection card by card against the masks; say what may be added.

@@ -135,7 +135,8 @@ class TerminalGame:
             if phase in (Phase.DEAL, Phase.FINAL_BID):
                 done = self._bid_turn(seat)
             elif phase == Phase.KITTY:
-                done = self._card_turn(seat, "bury", "Bury 8 cards (type them, ? for a suggestion)")
+                kitty_size = session.hand.ruleset.layout.kitty_size
+                done = self._card_turn(seat, "bury", f"Bury {kitty_size} cards (type them, ? for a suggestion)")
             else:
                 lead = session.hand.lead
                 need = "Lead any cards of one suit" if lead is None else f"Play {lead.n} card(s)"
@@ -233,7 +234,7 @@ class TerminalGame:
     def _list_legal(self, seat: int, prompt: str) -> None:
         session = self.session
         if prompt == "bury":
-            self._say("Any 8 of your cards; the hint bot would bury:")
+            self._say(f"Any {session.hand.ruleset.layout.kitty_size} of your cards; the hint bot would bury:")
             self._say(f"  1. {format_cards(in_display_order(session.hand, session.hint(seat)))}")
             return
         moves = session.legal_plays(seat, self.legal_limit)

@@ -110,7 +110,8 @@ def _header(session: GameSession) -> Text:
     if hand.dealer is not None:
         defenders = _team(session, (hand.dealer + 1) % 4)
         text.append(f"Defenders ({defenders}): {hand.defender_points} points", style="bold green")
-        text.append(f"  ·  trick {min(len(hand.tricks) + 1, 25)}/25")
+        tricks = hand.ruleset.layout.num_tricks
+        text.append(f"  ·  trick {min(len(hand.tricks) + 1, tricks)}/{tricks}")
         text.append(f"  ·  points won: {ours} {hand.trick_points[team_of(me)]}, "
                     f"{theirs} {hand.trick_points[1 - team_of(me)]}")
     return text

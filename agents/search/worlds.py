@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from agents.card_tracker import CardTracker
 from env.cards import CARD_NAMES, COPIES_PER_KIND, NUM_KINDS
-from env.game import KITTY_SIZE, NUM_PLAYERS, Hand, Phase
+from env.game import NUM_PLAYERS, Hand, Phase
 from env.trump import EFFECTIVE_SUIT_NAMES
 from env.view import PlayerView
 
@@ -85,7 +85,7 @@ class WorldSampler:
             self.places.append(KITTY)
         room = [0] * (NUM_PLAYERS + 1)
         for s in self.places:
-            room[s] = KITTY_SIZE if s == KITTY else view.hand_sizes[s]
+            room[s] = view.ruleset.layout.kitty_size if s == KITTY else view.hand_sizes[s]
         self.room = room
         if sum(unseen) != sum(room):
             raise InconsistentViewError(
@@ -231,7 +231,7 @@ class WorldSampler:
 def world_hand(view: PlayerView, world: World) -> Hand:
     """The engine's :class:`Hand` at the view's position, with the world's hidden cards."""
     return Hand.from_position(
-        options=view.options, level=view.level, dealer=view.dealer, team_levels=view.team_levels, ctx=view.ctx,
+        options=view.ruleset, level=view.level, dealer=view.dealer, team_levels=view.team_levels, ctx=view.ctx,
         standing=view.standing_bid, hands=[list(h) for h in world.hands], kitty=list(world.kitty),
         played=[list(p) for p in view.played], tricks=list(view.tricks), leader=view.leader,
         trick_plays=list(view.trick_plays), defender_points=view.defender_points,
@@ -251,7 +251,7 @@ def inconsistency(view: PlayerView, world: World) -> str | None:
         for k in range(NUM_KINDS):
             if world.hands[seat][k] and tracker.void[seat][view.ctx.suit[k]]:
                 return f"seat {seat} holds {CARD_NAMES[k]} in a suit it is known void in"
-    if len(world.kitty) != KITTY_SIZE:
+    if len(world.kitty) != view.ruleset.layout.kitty_size:
         return f"the kitty holds {len(world.kitty)} cards"
     totals = [sum(h[k] for h in world.hands) + sum(p[k] for p in view.played) for k in range(NUM_KINDS)]
     for k in world.kitty:

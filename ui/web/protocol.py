@@ -9,7 +9,7 @@ Every message is one JSON object with a ``type``:
 ``select``      ``cards``: list of card names               check a partial selection; the
                                                             state says which cards may be added
 ``play``        ``cards``                                   play them (phase play)
-``bury``        ``cards``: 8 card names                     bury the kitty (phase kitty)
+``bury``        ``cards``: the kitty's card names           bury the kitty (phase kitty)
 ``bid``         ``index``: position in ``bid_options``      bid
 ``pass``        none                                        pass (bidding)
 ``hint``        none                                        the hint bot's suggestion

@@ -13,6 +13,7 @@ from typing import Any
 
 from env.cards import CARD_NAMES, SUITS
 from env.game import Phase, team_of
+from env.ruleset import DealLayout
 from ui.narrate import bid_text, display_context, in_display_order, score_text, trump_text
 from ui.seats import display_name, orientation
 from ui.session import GameSession, Selection
@@ -48,6 +49,12 @@ def _seats_json(session: GameSession, perspective: int, viewer: int | None) -> l
             for seat, spec in enumerate(session.seats)]
 
 
+def _layout_json(layout: DealLayout) -> dict[str, int]:
+    """What the page draws by: cards per hand, the kitty, the number of tricks (never the deck itself)."""
+    return {"players": layout.players, "hand_size": layout.hand_size, "kitty_size": layout.kitty_size,
+            "num_tricks": layout.num_tricks}
+
+
 def _result_json(session: GameSession) -> dict[str, Any] | None:
     result = session.hand.result
     if result is None:
@@ -75,7 +82,8 @@ def state_json(game_id: str, session: GameSession, seat: int | None, selection: 
         "trump": trump_text(hand), "trump_suit": SUITS[hand.ctx.trump_suit] if hand.ctx and
         hand.ctx.trump_suit is not None else None,
         "defender_points": hand.defender_points, "team_points": list(hand.trick_points),
-        "trick_number": min(len(hand.tricks) + 1, 25), "tricks_played": len(hand.tricks),
+        "layout": _layout_json(hand.ruleset.layout),
+        "trick_number": min(len(hand.tricks) + 1, hand.ruleset.layout.num_tricks), "tricks_played": len(hand.tricks),
         "trick": _trick_json(session, hand.leader, hand.trick_plays) if hand.phase == Phase.PLAY else [],
         "last_trick": None, "messages": session.messages[-RECENT_MESSAGES:],
         "hand": cards_json(session, hand.hand_cards(seat)) if seat is not None else [],

@@ -141,7 +141,7 @@ function drawScore() {
   $("fact-trump").innerHTML = trump;
   $("fact-level").textContent = state.level === "T" ? "10" : state.level;
   $("fact-dealer").textContent = state.dealer === null ? "being bid" : seatByNumber(state.dealer).label;
-  $("fact-trick").textContent = state.phase === "play" ? `${state.trick_number} / 25` : state.phase;
+  $("fact-trick").textContent = state.phase === "play" ? `${state.trick_number} / ${state.layout.num_tricks}` : state.phase;
   const last = $("last-trick");
   last.replaceChildren();
   if (state.last_trick) {
@@ -174,7 +174,7 @@ function drawHand() {
   const selection = state.selection;
   const left = selectionCounts();
   const addable = new Set(selection ? selection.addable : []);
-  hand.classList.toggle("crowded", cards.length > 25);  // the dealer's 33 cards before the burial
+  hand.classList.toggle("crowded", cards.length > state.layout.hand_size);  // the dealer's, before the burial
   let group = null;
   cards.forEach((card) => {
     const node = cardEl(card, false);
@@ -218,7 +218,7 @@ function drawPrompt() {
   if (state.result) {
     text = state.match.over ? "The match is over." : "Hand over: see the score.";
   } else if (state.your_turn && state.phase === "kitty") {
-    text = `You are the dealer: bury 8 cards (${state.selection ? state.selection.cards.length : 0} selected).`;
+    text = `You are the dealer: bury ${state.layout.kitty_size} cards (${state.selection ? state.selection.cards.length : 0} selected).`;
   } else if (state.your_turn && state.phase === "play") {
     const need = state.selection && state.selection.needed;
     text = need ? `Your turn: follow with ${need} card${need > 1 ? "s" : ""}.` : "Your lead: pick cards of one suit, then Play.";
