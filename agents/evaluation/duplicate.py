@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -191,12 +192,17 @@ def _match_record(match: Match, a_team: int, options: RuleOptions) -> MatchRecor
 
 
 def _init_worker(loader_modules: tuple[str, ...]) -> None:
-    """Set up a worker process: register checkpoint loaders; leave Ctrl-C to the parent.
+    """Set up a worker process: one torch thread, checkpoint loaders registered, Ctrl-C left to the parent.
 
     The parent catches ``KeyboardInterrupt`` and ends the pool; a worker taking it
     too would print a traceback each (:mod:`agents.interrupts`).
     """
     ignore_sigint()
+    # One worker per core: a checkpoint's torch must not start a thread per core in every worker
+    # (on a loaded 2-core machine that made evaluations of checkpoints many times slower).
+    os.environ["OMP_NUM_THREADS"] = "1"
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(1)
     import_loader_modules(loader_modules)
 
 
