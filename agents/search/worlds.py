@@ -31,6 +31,7 @@ is not imposed, since the hands have changed since then.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass
 
 from agents.card_tracker import CardTracker
@@ -41,6 +42,8 @@ from env.view import PlayerView
 
 KITTY = NUM_PLAYERS
 """Place index of the kitty (places 0..3 are the seats)."""
+SUBSETS = 1 << (NUM_PLAYERS + 1)
+"""Bitmasks over the places (four seats and the kitty)."""
 PAIR_RESAMPLES = 8
 """Resamples tried to meet the "no pairs left" inferences before a world is accepted anyway."""
 
@@ -124,10 +127,7 @@ class WorldSampler:
             places = 1 << bidder
             if bidder == view.dealer and not kitty_known:
                 places |= 1 << KITTY  # the dealer may have buried its bid cards
-            counts: dict[int, int] = {}
-            for k in bid.cards(view.level_rank):
-                counts[k] = counts.get(k, 0) + 1
-            for k, c in counts.items():
+            for k, c in Counter(bid.cards(view.level_rank)).items():
                 still = c - view.played[bidder][k]
                 if still > 0:
                     shown.append((k, still, places, f"seat {bidder}'s bid"))
@@ -135,10 +135,7 @@ class WorldSampler:
         for seat, attempted in view.failed_throws:
             if seat == view.seat:
                 continue
-            counts = {}
-            for k in attempted:
-                counts[k] = counts.get(k, 0) + 1
-            for k, c in counts.items():
+            for k, c in Counter(attempted).items():
                 # Played-since is bounded by played-ever: a weaker, always valid, requirement.
                 still = c - view.played[seat][k] - held_by.get((seat, k), 0)
                 if still > 0:
@@ -147,13 +144,19 @@ class WorldSampler:
         return shown
 
     def _check_hall(self) -> None:
-        """Every set of places has room for the cards that can go nowhere else."""
-        need = [0] * 32
+        """Every set of places has room for the cards that can go nowhere else.
+
+        Keeps ``self.slack[S]``: the room in the places of bitmask ``S`` minus the
+        cards that can only go into ``S``; dealing starts from it.
+        """
+        need = [0] * SUBSETS
         for _, mask in self.cards:
             need[mask] += 1
-        for subset in range(1, 32):
+        self.slack = [0] * SUBSETS
+        for subset in range(1, SUBSETS):
             demand = sum(n for mask, n in enumerate(need) if n and mask & ~subset == 0)
             supply = sum(self.room[s] for s in range(NUM_PLAYERS + 1) if subset >> s & 1)
+            self.slack[subset] = supply - demand
             if demand > supply:
                 names = [("kitty" if s == KITTY else f"seat {s}") for s in range(NUM_PLAYERS + 1) if subset >> s & 1]
                 raise InconsistentViewError(f"{demand} unseen cards can only be in {', '.join(names) or 'nowhere'}, "
@@ -173,15 +176,8 @@ class WorldSampler:
         rng.shuffle(order)
         order.sort(key=lambda card: card[1].bit_count())  # most constrained first (a stable sort)
         room = self.room[:]
-        # slack[S] = room in places S minus the cards still to deal that can only go into S.
-        subsets = range(1, 32)
-        need = [0] * 32
-        for _, mask in order:
-            need[mask] += 1
-        slack = [0] * 32
-        for subset in subsets:
-            slack[subset] = (sum(room[s] for s in range(NUM_PLAYERS + 1) if subset >> s & 1)
-                             - sum(n for mask, n in enumerate(need) if n and mask & ~subset == 0))
+        slack = self.slack[:]  # kept exact as cards are dealt (see _check_hall)
+        subsets = range(1, SUBSETS)
         tight_cache: list[int] = [s for s in subsets if slack[s] == 0]
         hands = [[0] * NUM_KINDS for _ in range(NUM_PLAYERS)]
         kitty: list[int] = []
