@@ -110,7 +110,8 @@ def test_default_seats_and_checkpoints(tmp_path: Path) -> None:
     assert best_checkpoint(tmp_path).name == "best_model.pt"
     assert default_ai(tmp_path) == "search"  # no card: a checkpoint is not known to be stronger
     card = {"evaluation": {"vs_search": {"pairs": [
-        {"a": "checkpoints/best_model.pt", "b": "search", "metrics": {"level_diff": {"low": 0.05}}}]}}}
+        {"a": "checkpoints/best_model.pt", "b": "search",
+         "metrics": {"level_diff": {"value": 0.1, "low": 0.05, "high": 0.15}}}]}}}
     (tmp_path / "best_model.json").write_text(json.dumps(card))
     assert beats_in_card(tmp_path / "best_model.pt", "search")
     assert not beats_in_card(tmp_path / "best_model.pt", "expert")

@@ -68,20 +68,40 @@ def best_checkpoint(directory: str | Path = "checkpoints") -> Path | None:
     return shipped[-1] if shipped else None
 
 
+def read_card(card: Path) -> dict:
+    """A checkpoint's JSON card, ``{}`` when it is missing, unreadable or not an object."""
+    try:
+        data = json.loads(card.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def card_level_diffs(card: dict, file_name: str) -> dict[str, tuple[float, float | None]]:
+    """Per opponent (by name or file stem): the checkpoint's level differential per hand and its
+    95% lower bound, from the duplicate evaluations its card records (the first one per opponent)."""
+    found: dict[str, tuple[float, float | None]] = {}
+    evaluations = card.get("evaluation")
+    for result in evaluations.values() if isinstance(evaluations, dict) else ():
+        for pair in result.get("pairs", []) if isinstance(result, dict) else ():
+            try:
+                a, b = str(pair["a"]), str(pair["b"])
+                metric = pair["metrics"]["level_diff"]
+                value = float(metric["value"])
+            except (KeyError, TypeError, ValueError):
+                continue
+            low, high = metric.get("low"), metric.get("high")
+            if Path(a).name == file_name:
+                found.setdefault(Path(b).stem, (value, low if isinstance(low, int | float) else None))
+            elif Path(b).name == file_name:
+                found.setdefault(Path(a).stem, (-value, -high if isinstance(high, int | float) else None))
+    return found
+
+
 def beats_in_card(checkpoint: Path, opponent: str) -> bool:
     """Whether the checkpoint's JSON card records beating ``opponent`` (level differential, 95% CI above 0)."""
-    card = checkpoint.with_suffix(".json")
-    try:
-        evaluations = json.loads(card.read_text()).get("evaluation", {})
-    except (OSError, ValueError, AttributeError):
-        return False
-    for evaluation in evaluations.values() if isinstance(evaluations, dict) else ():
-        for pair in evaluation.get("pairs", ()) if isinstance(evaluation, dict) else ():
-            if pair.get("b") == opponent and Path(str(pair.get("a"))).name == checkpoint.name:
-                low = pair.get("metrics", {}).get("level_diff", {}).get("low")
-                if isinstance(low, int | float) and low > 0:
-                    return True
-    return False
+    _, low = card_level_diffs(read_card(checkpoint.with_suffix(".json")), checkpoint.name).get(opponent, (0.0, None))
+    return low is not None and low > 0
 
 
 def default_ai(checkpoint_dir: str | Path = "checkpoints") -> str:

@@ -12,10 +12,11 @@ be chosen.
 from __future__ import annotations
 
 import functools
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from ui.seats import card_level_diffs, read_card
 
 MAX_STRENGTHS = 2  # opponents named in a label; the card has the rest
 
@@ -88,13 +89,7 @@ def _mtime_ns(path: Path) -> int | None:
 @functools.lru_cache(maxsize=64)
 def _card(path: Path, mtime_ns: int | None) -> dict[str, Any]:
     """The JSON card (read again when it changes: ``mtime_ns`` is the cache key); ``{}`` if none or unreadable."""
-    if mtime_ns is None:
-        return {}
-    try:
-        card = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return card if isinstance(card, dict) else {}
+    return {} if mtime_ns is None else read_card(path)
 
 
 def _strength(card: dict[str, Any], file_name: str) -> str | None:
@@ -102,22 +97,10 @@ def _strength(card: dict[str, Any], file_name: str) -> str | None:
     stated = card.get("strength")
     if isinstance(stated, str | int | float) and not isinstance(stated, bool) and str(stated).strip():
         return str(stated).strip()
-    found: dict[str, float] = {}
-    evaluations = card.get("evaluation")
-    for result in evaluations.values() if isinstance(evaluations, dict) else ():
-        for pair in result.get("pairs", []) if isinstance(result, dict) else ():
-            try:
-                a, b = str(pair["a"]), str(pair["b"])
-                value = float(pair["metrics"]["level_diff"]["value"])
-            except (KeyError, TypeError, ValueError):
-                continue
-            if Path(a).name == file_name:
-                found.setdefault(Path(b).stem, value)
-            elif Path(b).name == file_name:
-                found.setdefault(Path(a).stem, -value)
+    found = card_level_diffs(card, file_name)
     if not found:
         return None
-    shown = [f"{value:+.2f} vs {opponent}" for opponent, value in list(found.items())[:MAX_STRENGTHS]]
+    shown = [f"{value:+.2f} vs {opponent}" for opponent, (value, _) in list(found.items())[:MAX_STRENGTHS]]
     return ", ".join(shown) + " (levels/hand)"
 
 
