@@ -244,9 +244,9 @@ class Hand:
             raise ValueError(f"unsupported hand log version {log.get('version')!r}")
         ruleset = make_ruleset(log.get("ruleset", "standard"), log["options"], log.get("layout"))
         setup = log["setup"]
-        team_levels = tuple(setup["team_levels"])
         if setup["mode"] not in ("seed", "deal"):
             raise ValueError(f"a hand log of mode {setup['mode']!r} cannot be replayed")
+        team_levels = tuple(setup["team_levels"])
         if setup["mode"] == "seed":
             hand = cls.new(setup["seed"], ruleset, level=setup["level"], dealer=setup["dealer"],
                            team_levels=team_levels)

@@ -316,3 +316,10 @@ def test_play_cli_watches_searches_and_names_the_default_ai(tmp_path):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_a_rebuilt_position_is_not_replayed_as_a_log():
+    hand = _position(6, 12)
+    rebuilt = world_hand(view_of(hand, hand.current_player), _true_world(hand))
+    with pytest.raises(ValueError, match="cannot be replayed"):
+        Hand.from_log(rebuilt.to_log())

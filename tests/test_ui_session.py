@@ -120,3 +120,17 @@ def test_default_seats_and_checkpoints(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="4 seats"):
         resolve_seats(["human"], tmp_path)
     assert [orientation(s, 2) for s in (2, 3, 0, 1)] == ["South", "East", "North", "West"]
+
+
+def test_a_decision_thought_apart_is_applied_only_while_the_turn_is_still_its_own() -> None:
+    """The web server thinks in a thread, then applies: a stale decision is refused and changes nothing."""
+    session = GameSession(["random"] * 4, seed=4)
+    seat, decision = session.think()
+    assert session.to_act == seat  # thinking applied nothing
+    session.apply_ai(seat, decision)
+    while session.to_act == seat and not session.hand_over:
+        session.step_ai()
+    log = session.hand.to_log()
+    with pytest.raises(IllegalActionError, match="no longer"):
+        session.apply_ai(seat, decision)
+    assert session.hand.to_log() == log
