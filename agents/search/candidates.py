@@ -8,10 +8,10 @@ Leads, per effective suit held: the lowest pointless single, the highest
 single, the highest and lowest pair, every tractor's highest form, and the
 largest throw that no unseen cards could beat (by counting).
 
-Follows: the cheapest discard,
-the richest feed (贴分), the cheapest and the strongest play that takes the
-trick, and the shaped plays of the lead suit and of trumps (ruffs), as the
-expert's builders make them.
+Follows, chosen from the expert's follow list (the bounded legal list plus its
+built ruffs and shaped plays): the cheapest discard, the richest feed (贴分),
+the cheapest, the strongest and the richest play that takes the trick, and the
+play of least keeping value.
 
 With few legal plays (:data:`FEW_PLAYS`, as in the endgame) every one of them is a
 candidate. Every candidate is checked with ``view.play_error``, so all are legal.
