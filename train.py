@@ -96,7 +96,7 @@ def main(cfg: DictConfig) -> float:
     last_log = last_save = start
     next_eval = (counters["frames"] // settings.eval_every_frames + 1) * settings.eval_every_frames \
         if settings.eval_every_frames else None
-    window = {"frames": 0, "returns": [], "throws": [0, 0], "stats": [], "since": start}
+    window = {"frames": 0, "returns": [], "throws": [0, 0], "stats": [], "spreads": [], "since": start}
     last_eval = "none yet"
     progress = tqdm(total=settings.total_frames, initial=int(counters["frames"]), unit="frame", dynamic_ncols=True,
                     desc="self-play")
@@ -114,26 +114,29 @@ def main(cfg: DictConfig) -> float:
             if batch is None:
                 pool.restart_dead()
                 continue
-            buffer.add(batch)
+            for _ in range(settings.sample_reuse):  # each sample is trained on sample_reuse times, spread out
+                buffer.add(batch)
             counters["frames"] += batch.frames
             counters["episodes"] += batch.episodes
             window["frames"] += batch.frames
             window["returns"] += batch.returns
+            window["spreads"] += batch.spreads
             window["throws"][0] += batch.throws[0]
             window["throws"][1] += batch.throws[1]
             progress.update(batch.frames)
             while (chunk := buffer.take(settings.batch_size)) is not None:
-                window["stats"].append(train_step(model, optimizer, chunk, device, settings.max_grad_norm))
+                window["stats"].append(train_step(model, optimizer, chunk, device, settings))
                 counters["learner_steps"] += 1
                 counters["samples"] += len(chunk)
                 if counters["learner_steps"] % settings.sync_every == 0:
                     pool.publish(model)
             pool.set_epsilon(settings.epsilon(int(counters["frames"])))
+            pool.set_teacher_share(settings.teacher_share_at(int(counters["frames"])))
             now = time.time()
             counters["train_seconds"] = base_seconds + now - start
             if now - last_log >= settings.log_every_seconds and window["stats"]:
                 log_window(writer, window, counters, settings, optimizer, progress, last_eval)
-                window = {"frames": 0, "returns": [], "throws": [0, 0], "stats": [], "since": now}
+                window = {"frames": 0, "returns": [], "throws": [0, 0], "stats": [], "spreads": [], "since": now}
                 last_log = now
             snapshots.maybe_save(model, config, counters)
             if now - last_save >= settings.save_every_minutes * 60:
@@ -182,9 +185,12 @@ def log_window(writer: SummaryWriter, window: dict, counters: dict, settings: Tr
     step = int(counters["frames"])
     elapsed = max(1e-6, time.time() - window["since"])
     stats = window["stats"]
-    for key in stats[0]:
-        prefix = "losses" if key == "q_loss" else "q"
-        writer.add_scalar(f"{prefix}/{key}", float(np.mean([s[key] for s in stats])), step)
+    for key in sorted({key for s in stats for key in s}):
+        prefix = "losses" if key.endswith("_loss") else "q"
+        writer.add_scalar(f"{prefix}/{key}", float(np.mean([s[key] for s in stats if key in s])), step)
+    if window["spreads"]:  # the spread of Q between a decision's candidates: an alarm for collapse
+        writer.add_scalar("q/candidate_spread", float(np.mean(window["spreads"])), step)
+    writer.add_scalar("charts/teacher_share", settings.teacher_share_at(step), step)
     fps = window["frames"] / elapsed
     writer.add_scalar("perf/frames_per_second", fps, step)
     writer.add_scalar("perf/samples_trained", counters["samples"], step)

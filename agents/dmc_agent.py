@@ -1,8 +1,11 @@
 """A trained Deep Monte Carlo checkpoint as an agent: greedy on Q by default.
 
-The agent composes each decision card by card exactly as the environment
-does (same masks, same observation encoder, from its :class:`PlayerView`),
-scoring every allowed step with the Q-network. Importing this module
+In the ``card`` action mode the agent composes each decision card by card
+exactly as the environment does (same masks, same observation encoder, from
+its :class:`PlayerView`), scoring every allowed step with the Q-network. In
+the ``play`` mode it scores the learner's whole-play candidates
+(:func:`agents.dmc.plays.decision_candidates`) in one forward pass per
+decision; bids and kitty picks are card steps in both modes. Importing this module
 registers the ``.pt`` checkpoint loader with :mod:`agents.registry`, so
 ``evaluate.py`` and ``play.py`` accept checkpoint paths as participants.
 """
@@ -19,6 +22,7 @@ from agents.base import Agent
 from agents.dmc.checkpoint import load_checkpoint, model_from_checkpoint
 from agents.dmc.config import RunConfig
 from agents.dmc.features import action_table, decision_phase
+from agents.dmc.plays import decision_candidates
 from agents.models import q_values
 from env.actions import PASS, STOP, PlayComposer, action_bid, bid_mask, composer_for
 from env.bidding import Bid
@@ -65,13 +69,34 @@ class DMCAgent(Agent):
         q = q_values(self.model, obs, history, features, index, phase)
         return int(legal[int(torch.argmax(q))])
 
+    @torch.no_grad()
+    def _choose_move(self, view: PlayerView, mask: np.ndarray | None, picked: list[int]):
+        """The best move of the ``play`` mode's candidates (an action, or a whole play)."""
+        candidates = decision_candidates(view, self.run.layout, mask)
+        if len(candidates.moves) == 1:
+            return candidates.moves[0]
+        if self.epsilon and self.rng.random() < self.epsilon:
+            return self.rng.choice(candidates.moves)
+        obs = torch.from_numpy(self.encoder.encode(view, view.seat, picked)).unsqueeze(0)
+        history = torch.from_numpy(self.encoder.history(view, view.seat)).unsqueeze(0)
+        index = torch.zeros(len(candidates.moves), dtype=torch.long)
+        phase = torch.tensor([candidates.phase])
+        q = q_values(self.model, obs, history, torch.from_numpy(candidates.rows), index, phase)
+        return candidates.moves[int(torch.argmax(q))]
+
     def bid(self, view: PlayerView) -> Bid | None:
-        action = self._choose(view, bid_mask(view.bid_options), [])
+        if self.run.action_mode == "play":
+            action = self._choose_move(view, None, [])
+        else:
+            action = self._choose(view, bid_mask(view.bid_options), [])
         return None if action == PASS else action_bid(action)
 
     def _compose(self, view: PlayerView, composer: PlayComposer) -> list[int]:
         while not composer.complete:
-            action = self._choose(view, composer.mask(), composer.picked)
+            if self.run.action_mode == "play":  # the burial, one card at a time
+                action = self._choose_move(view, composer.mask(), composer.picked)
+            else:
+                action = self._choose(view, composer.mask(), composer.picked)
             if action == STOP:
                 break
             composer.add(action)
@@ -81,6 +106,8 @@ class DMCAgent(Agent):
         return self._compose(view, composer_for(view))
 
     def play(self, view: PlayerView) -> tuple[int, ...]:
+        if self.run.action_mode == "play":
+            return self._choose_move(view, None, [])
         return tuple(self._compose(view, composer_for(view)))
 
 

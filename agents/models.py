@@ -7,7 +7,11 @@ once and shared by all of a decision's candidate actions, which is what makes
 scoring every legal action of many tables in one forward pass cheap.
 
 One network serves the four seats (the observation is relative to the acting
-seat, so the role is an input). :class:`PhaseQNetworks` keeps one network per
+seat, so the role is an input). With ``value_head`` the network is split into a
+state value and an advantage, ``Q(s, a) = V(s) + A(s, a)``: ``V`` is trained on
+the return alone, a baseline that soaks up the luck of the deal, so the
+ordering of candidates lives in ``A`` and is not washed out when the returns
+are noisy (the warm-start collapse described in LEARNING.md). :class:`PhaseQNetworks` keeps one network per
 phase (bid / kitty / play) for the ablation.
 """
 
@@ -34,6 +38,7 @@ class ModelConfig:
     transformer_heads: int
     head_hidden: tuple[int, ...]
     per_phase: bool
+    value_head: bool = False
 
     def __post_init__(self) -> None:
         if self.history not in ("lstm", "transformer", "none"):
@@ -91,6 +96,8 @@ class QNetwork(nn.Module):
                                               config.transformer_heads, length)
         state_size = config.obs_hidden[-1] + self.history_encoder.hidden
         self.head = _mlp([state_size + action_size, *config.head_hidden, 1], last_activation=False)
+        self.value = _mlp([state_size, *config.head_hidden, 1], last_activation=False) if config.value_head \
+            else None
 
     def encode_state(self, obs: torch.Tensor, history: torch.Tensor) -> torch.Tensor:
         """State embedding of a batch of decisions."""
@@ -100,16 +107,25 @@ class QNetwork(nn.Module):
         """Q of each action row given the matching state rows."""
         return self.head(torch.cat([state, actions], dim=1)).squeeze(1)
 
-    def forward(self, obs: torch.Tensor, history: torch.Tensor, actions: torch.Tensor,
-                index: torch.Tensor | None = None) -> torch.Tensor:
-        """Q values for action rows; ``index[i]`` is the decision (row of ``obs``) of action ``i``.
+    def evaluate(self, obs: torch.Tensor, history: torch.Tensor, actions: torch.Tensor,
+                 index: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(Q of each action row, V of each decision)``; ``V`` is zero without a value head.
 
-        Without ``index`` the rows match one to one (training on chosen actions).
+        ``index[i]`` is the decision (row of ``obs``) of action ``i``; without
+        ``index`` the rows match one to one (training on chosen actions).
         """
         state = self.encode_state(obs, history)
-        if index is not None:
-            state = state[index]
-        return self.score(state, actions)
+        rows = state if index is None else state[index]
+        q = self.score(rows, actions)
+        if self.value is None:
+            return q, state.new_zeros(state.shape[0])
+        value = self.value(state).squeeze(1)
+        return q + (value if index is None else value[index]), value
+
+    def forward(self, obs: torch.Tensor, history: torch.Tensor, actions: torch.Tensor,
+                index: torch.Tensor | None = None) -> torch.Tensor:
+        """Q values for action rows (see :meth:`evaluate`)."""
+        return self.evaluate(obs, history, actions, index)[0]
 
 
 class PhaseQNetworks(nn.Module):
@@ -119,22 +135,31 @@ class PhaseQNetworks(nn.Module):
         super().__init__()
         self.nets = nn.ModuleList(QNetwork(obs_size, history_shape, action_size, config) for _ in range(NUM_PHASES))
 
-    def forward(self, obs: torch.Tensor, history: torch.Tensor, actions: torch.Tensor,
-                index: torch.Tensor | None = None, phase: torch.Tensor | None = None) -> torch.Tensor:
+    def evaluate(self, obs: torch.Tensor, history: torch.Tensor, actions: torch.Tensor,
+                 index: torch.Tensor | None = None,
+                 phase: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(Q, V)`` as :meth:`QNetwork.evaluate`, each decision scored by its phase's network."""
         if phase is None:
             raise ValueError("PhaseQNetworks needs the phase of each decision")
-        row_phase = phase if index is None else phase[index]
-        out = actions.new_zeros(actions.shape[0])
+        if index is None:
+            index = torch.arange(obs.shape[0], device=obs.device)
+        q = actions.new_zeros(actions.shape[0])
+        value = obs.new_zeros(obs.shape[0])
+        row_phase = phase[index]
         for p, net in enumerate(self.nets):
-            rows = (row_phase == p).nonzero(as_tuple=True)[0]
-            if rows.numel() == 0:
+            decisions = (phase == p).nonzero(as_tuple=True)[0]
+            if decisions.numel() == 0:
                 continue
-            if index is None:
-                out[rows] = net(obs[rows], history[rows], actions[rows])
-            else:
-                state = net.encode_state(obs, history)
-                out[rows] = net.score(state[index[rows]], actions[rows])
-        return out
+            rows = (row_phase == p).nonzero(as_tuple=True)[0]
+            local = torch.full((obs.shape[0],), -1, dtype=torch.long, device=obs.device)
+            local[decisions] = torch.arange(decisions.numel(), device=obs.device)
+            q[rows], value[decisions] = net.evaluate(obs[decisions], history[decisions], actions[rows],
+                                                     local[index[rows]])
+        return q, value
+
+    def forward(self, obs: torch.Tensor, history: torch.Tensor, actions: torch.Tensor,
+                index: torch.Tensor | None = None, phase: torch.Tensor | None = None) -> torch.Tensor:
+        return self.evaluate(obs, history, actions, index, phase)[0]
 
 
 def build_model(obs_size: int, history_shape: tuple[int, int], action_size: int,
@@ -147,6 +172,13 @@ def build_model(obs_size: int, history_shape: tuple[int, int], action_size: int,
 def q_values(model: nn.Module, obs: torch.Tensor, history: torch.Tensor, actions: torch.Tensor,
              index: torch.Tensor | None = None, phase: torch.Tensor | None = None) -> torch.Tensor:
     """Call either kind of model with the same arguments."""
+    return q_and_values(model, obs, history, actions, index, phase)[0]
+
+
+def q_and_values(model: nn.Module, obs: torch.Tensor, history: torch.Tensor, actions: torch.Tensor,
+                 index: torch.Tensor | None = None,
+                 phase: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    """``(Q of each action row, V of each decision)`` of either kind of model."""
     if isinstance(model, PhaseQNetworks):
-        return model(obs, history, actions, index, phase)
-    return model(obs, history, actions, index)
+        return model.evaluate(obs, history, actions, index, phase)
+    return model.evaluate(obs, history, actions, index)

@@ -129,7 +129,7 @@ def legal_follows(ctx: TrumpContext, hand: Sequence[int], lead: Lead, max_plays:
     return MoveList(out.plays, out.truncated)
 
 
-def _basic_leads(ctx: TrumpContext, hand: Sequence[int], suit: int) -> list[tuple[int, ...]]:
+def basic_leads(ctx: TrumpContext, hand: Sequence[int], suit: int) -> list[tuple[int, ...]]:
     """Singles, pairs and tractors (every choice of kinds) of one effective suit."""
     kinds = [k for k in ctx.suit_kinds[suit] if hand[k]]
     plays: list[tuple[int, ...]] = [(k,) for k in kinds]
@@ -158,7 +158,7 @@ def legal_leads(ctx: TrumpContext, hand: Sequence[int], max_plays: int | None = 
     out = _Collector(max_plays)
     basics_by_suit = []
     for suit in range(NUM_EFFECTIVE_SUITS):
-        basics = _basic_leads(ctx, hand, suit)
+        basics = basic_leads(ctx, hand, suit)
         basics_by_suit.append({tuple(sorted(p)) for p in basics})
         for play in basics:
             if not out.add(play):

@@ -11,7 +11,10 @@ dealer buries the kitty with one pick per kitty card (8 in the standard
 game). The same agent acts until its play is complete. ``action_mask``
 allows an action iff a legal completion exists; an action outside it raises
 :class:`~env.errors.IllegalActionError` and changes nothing.
-``env.unwrapped.play(cards)`` applies a whole play as its steps.
+Whole-play view (what the learner uses): ``env.unwrapped.legal_plays()`` lists
+the acting seat's legal leads or follows as whole plays and
+``env.unwrapped.play(cards)`` applies one (or a whole kitty burial), with the
+same result as its card steps.
 
 Observation: ``Dict(observation=Box(OBS,), action_mask=Box(66, int8),
 history=Box(K, ROW))`` from the acting seat's side (relative seats 0 = self,
@@ -81,6 +84,7 @@ from env.encoding import ObservationEncoder, observation_size
 from env.errors import IllegalActionError
 from env.game import Hand, Phase
 from env.match import Match
+from env.moves import MoveList
 from env.render import render_table
 from env.rewards import REWARD_SCHEMES, hand_rewards
 from env.ruleset import RuleSet, as_ruleset
@@ -300,11 +304,32 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             error = hand.play_error(hand.current_player, kinds)
             if error:
                 raise IllegalActionError(error)
-        # The masks are exact, so every prefix of a legal play is allowed: any order works.
-        for k in kinds:
-            self.step(k)
-        if hand.phase == Phase.PLAY and self.hand is hand and self.composer is not None and self.composer.picked:
-            self.step(STOP)
+        # Same result as stepping the cards one by one (the masks are exact, so every prefix of a
+        # legal play is allowed), without building a mask per card: the learner plays whole plays.
+        agent = self.agent_selection
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        seat = hand.current_player
+        if hand.phase == Phase.KITTY:
+            hand.bury(seat, kinds)
+        else:
+            hand.play(seat, kinds)
+        if hand.phase == Phase.DONE:
+            self._end_hand()
+        else:
+            self._begin_decision()
+
+    def legal_plays(self, max_plays: int | None = None) -> MoveList:
+        """The acting seat's legal leads or follows as whole plays (the whole-play view, with :meth:`play`).
+
+        Sorted tuples of kinds; ``max_plays`` bounds the list (``truncated`` says
+        whether it was cut). Learners choose their own candidates among them
+        (e.g. :func:`agents.dmc.plays.learner_plays`).
+        """
+        if self.hand.phase != Phase.PLAY:
+            raise IllegalActionError(f"no lead or follow to make in phase {self.hand.phase.value}")
+        return view_of(self.hand, self.hand.current_player).legal_plays(max_plays)
 
     def apply_decision(self, decision: Bid | tuple | list | None) -> None:
         """Apply an agent's whole decision (a Bid, None to pass, or cards) for the acting seat."""

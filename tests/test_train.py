@@ -106,9 +106,14 @@ def small_run(*overrides: str):
     return run_config(config("train=smoke", *overrides))
 
 
+def card_run(*overrides: str):
+    """The card-step learner (``action_mode=card``), which has no teacher."""
+    return small_run("action_mode=card", "train.teacher=none", *overrides)
+
+
 def test_loss_on_a_fixed_batch_goes_down():
     torch.manual_seed(0)
-    run = small_run()
+    run = card_run()
     model = new_model(run)
     tables = SelfPlayTables(4, 0, run.rules, run.layout, run.history_len, run.reward)
     buffer = SampleBuffer()
@@ -121,25 +126,25 @@ def test_loss_on_a_fixed_batch_goes_down():
     optimizer = make_optimizer(model, run.train)
     for group in optimizer.param_groups:
         group["lr"] = 1e-3
-    losses = [train_step(model, optimizer, fixed, torch.device("cpu"), 40.0)["q_loss"] for _ in range(60)]
+    losses = [train_step(model, optimizer, fixed, torch.device("cpu"), run.train)["q_loss"] for _ in range(60)]
     assert losses[-1] < 0.5 * losses[0]
 
 
 @pytest.mark.parametrize("model_name", ["lstm", "transformer", "mlp"])
 def test_every_model_variant_trains_a_step(model_name):
-    run = small_run(f"model={model_name}", "model.per_phase=true" if model_name == "mlp" else "model.per_phase=false")
+    run = card_run(f"model={model_name}", "model.per_phase=true" if model_name == "mlp" else "model.per_phase=false")
     model = new_model(run)
     tables = SelfPlayTables(2, 1, run.rules, run.layout, run.history_len, run.reward)
     batch = None
     while batch is None:
         tables.step(model.eval(), 0.5)
         batch = tables.collect(16)
-    stats = train_step(model, make_optimizer(model, run.train), batch, torch.device("cpu"), 40.0)
+    stats = train_step(model, make_optimizer(model, run.train), batch, torch.device("cpu"), run.train)
     assert stats["q_loss"] > 0 and torch.isfinite(torch.tensor(stats["grad_norm"]))
 
 
 def test_samples_carry_the_deciding_teams_final_reward():
-    run = small_run()
+    run = card_run()
     tables = SelfPlayTables(1, 3, run.rules, run.layout, run.history_len, run.reward)
     model = new_model(run).eval()
     batch = None

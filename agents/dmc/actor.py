@@ -1,5 +1,8 @@
 """Self-play actors: many tables in lockstep, one batched forward pass per step.
 
+This module holds the ``card`` action mode's tables and what both modes share
+(samples, the actor process); whole plays are in :mod:`agents.dmc.play_tables`.
+
 :class:`SelfPlayTables` runs ``M`` environments; at each step every table has
 exactly one seat to act, so all their candidate actions are scored in a
 single forward pass (DouZero does one forward per decision per actor, which
@@ -31,30 +34,67 @@ from env.variants import RuleOptions
 
 @dataclass
 class SampleBatch:
-    """Training samples (one per decision) and the episode statistics that produced them."""
+    """Training samples (one per decision) and the episode statistics that produced them.
+
+    ``obs``, ``history``, ``actions`` (the chosen action's feature row), ``phase``
+    and ``target`` (the deciding team's final reward) have one row per decision.
+    Decisions taken by a rule-bot teacher (``action_mode=play``) also carry all
+    their candidates for the imitation loss: ``cand_count[i]`` rows of
+    ``cand_rows`` belong to decision ``i`` (0 for the learner's own decisions)
+    and ``cand_positive`` marks the teacher's choices among them.
+    """
 
     obs: np.ndarray
     history: np.ndarray
     actions: np.ndarray
     phase: np.ndarray
     target: np.ndarray
+    cand_count: np.ndarray | None = None
+    cand_rows: np.ndarray | None = None
+    cand_positive: np.ndarray | None = None
     frames: int = 0
     episodes: int = 0
     returns: list[float] = field(default_factory=list)
     throws: tuple[int, int] = (0, 0)
+    spreads: list[float] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.cand_count is None:
+            self.cand_count = np.zeros(len(self.target), dtype=np.int32)
+            self.cand_rows = np.zeros((0, self.actions.shape[1]), dtype=self.actions.dtype)
+            self.cand_positive = np.zeros(0, dtype=bool)
 
     def __len__(self) -> int:
         return len(self.target)
 
+    @property
+    def teacher_decisions(self) -> int:
+        """How many of the decisions carry the teacher's candidates."""
+        return int(np.count_nonzero(self.cand_count))
+
+    def split(self, n: int) -> tuple[SampleBatch, SampleBatch]:
+        """The first ``n`` decisions and the rest (statistics stay with neither)."""
+        rows = int(self.cand_count[:n].sum())
+
+        def part(a: slice, b: slice) -> SampleBatch:
+            return SampleBatch(self.obs[a], self.history[a], self.actions[a], self.phase[a], self.target[a],
+                               self.cand_count[a], self.cand_rows[b], self.cand_positive[b])
+
+        return part(slice(None, n), slice(None, rows)), part(slice(n, None), slice(rows, None))
+
     @staticmethod
     def concatenate(batches: list[SampleBatch]) -> SampleBatch:
         """One batch holding the samples and statistics of several."""
+        def cat(name: str) -> np.ndarray:
+            return np.concatenate([getattr(b, name) for b in batches])
+
         return SampleBatch(
-            obs=np.concatenate([b.obs for b in batches]), history=np.concatenate([b.history for b in batches]),
-            actions=np.concatenate([b.actions for b in batches]), phase=np.concatenate([b.phase for b in batches]),
-            target=np.concatenate([b.target for b in batches]), frames=sum(b.frames for b in batches),
-            episodes=sum(b.episodes for b in batches), returns=[r for b in batches for r in b.returns],
-            throws=(sum(b.throws[0] for b in batches), sum(b.throws[1] for b in batches)))
+            obs=cat("obs"), history=cat("history"), actions=cat("actions"), phase=cat("phase"), target=cat("target"),
+            cand_count=cat("cand_count"), cand_rows=cat("cand_rows"), cand_positive=cat("cand_positive"),
+            frames=sum(b.frames for b in batches), episodes=sum(b.episodes for b in batches),
+            returns=[r for b in batches for r in b.returns],
+            throws=(sum(b.throws[0] for b in batches), sum(b.throws[1] for b in batches)),
+            spreads=[x for b in batches for x in b.spreads])
 
 
 class SelfPlayTables:
@@ -79,8 +119,8 @@ class SelfPlayTables:
         self._episodes_started += 1
 
     @torch.no_grad()
-    def step(self, model: torch.nn.Module, epsilon: float) -> None:
-        """Every table takes one decision (one environment step)."""
+    def step(self, model: torch.nn.Module, epsilon: float, teacher_share: float = 0.0) -> None:
+        """Every table takes one decision (one environment step); the card mode has no teacher."""
         observations, legal_actions, feature_rows, phases = [], [], [], []
         for env in self.envs:
             observation = env.observe(env.agent_selection)
@@ -136,8 +176,18 @@ class SelfPlayTables:
         return batch
 
 
+def make_tables(run, seed: int):
+    """The self-play tables of a run's action mode: card steps, or whole plays with a teacher."""
+    if run.action_mode == "play":
+        from agents.dmc.play_tables import PlayTables
+
+        return PlayTables(run.train.envs_per_actor, seed, run)
+    return SelfPlayTables(run.train.envs_per_actor, seed, run.rules, run.layout, run.history_len, run.reward,
+                          run.start)
+
+
 def actor_process(actor_id: int, run, shared_model: torch.nn.Module, weights_lock, weights_version,
-                  epsilon_value, sample_queue, stop_event, seed: int) -> None:
+                  epsilon_value, teacher_share_value, sample_queue, stop_event, seed: int) -> None:
     """Body of an actor process: play, refresh weights, ship samples until told to stop.
 
     Ctrl-C is the learner's to handle (it sets ``stop_event``), so the actor ignores it.
@@ -146,14 +196,13 @@ def actor_process(actor_id: int, run, shared_model: torch.nn.Module, weights_loc
     torch.set_num_threads(1)
     local_model = _clone(shared_model)
     version = -1
-    tables = SelfPlayTables(run.train.envs_per_actor, seed, run.rules, run.layout, run.history_len, run.reward,
-                            run.start)
+    tables = make_tables(run, seed)
     while not stop_event.is_set():
         if weights_version.value != version:
             with weights_lock:
                 version = weights_version.value
                 local_model.load_state_dict(shared_model.state_dict())
-        tables.step(local_model, epsilon_value.value)
+        tables.step(local_model, epsilon_value.value, teacher_share_value.value)
         batch = tables.collect(run.train.unroll_length)
         while batch is not None and not stop_event.is_set():
             try:

@@ -40,6 +40,9 @@ class ActorPool(Protocol):
     def set_epsilon(self, epsilon: float) -> None:
         """Set the actors' exploration rate."""
 
+    def set_teacher_share(self, share: float) -> None:
+        """Set the share of new hands in which the rule-bot teacher holds seats (``action_mode=play``)."""
+
     def restart_dead(self) -> int:
         """Restart actors that died; returns how many."""
 
@@ -64,6 +67,7 @@ class LocalActorPool:
         self.lock = self.context.Lock()
         self.version = self.context.Value("i", 0)
         self.epsilon = self.context.Value("d", run.train.epsilon_start)
+        self.teacher_share = self.context.Value("d", run.train.teacher_share_at(0))
         self.samples = self.context.Queue(maxsize=run.train.queue_size)
         self.stop = self.context.Event()
         self.seed_offset = seed_offset
@@ -74,8 +78,8 @@ class LocalActorPool:
         # Born ignoring Ctrl-C: the learner catches it and stops the actors (agents.interrupts).
         process = self.context.Process(
             target=actor_process, daemon=True, name=f"actor-{actor_id}",
-            args=(actor_id, self.run, self.shared_model, self.lock, self.version, self.epsilon, self.samples,
-                  self.stop, actor_seed(self.run, self.seed_offset, actor_id, self.restarts)))
+            args=(actor_id, self.run, self.shared_model, self.lock, self.version, self.epsilon, self.teacher_share,
+                  self.samples, self.stop, actor_seed(self.run, self.seed_offset, actor_id, self.restarts)))
         with sigint_ignored_while_starting():
             process.start()
         return process
@@ -95,6 +99,9 @@ class LocalActorPool:
 
     def set_epsilon(self, epsilon: float) -> None:
         self.epsilon.value = epsilon
+
+    def set_teacher_share(self, share: float) -> None:
+        self.teacher_share.value = share
 
     def restart_dead(self) -> int:
         restarted = 0

@@ -19,7 +19,7 @@ import numpy as np
 import torch
 
 from agents.dmc.config import RunConfig, run_config
-from agents.dmc.features import action_feature_size
+from agents.dmc.features import feature_size
 from agents.models import build_model
 from env.encoding import history_row_size, observation_size
 
@@ -84,7 +84,8 @@ def model_from_checkpoint(state: dict[str, Any]) -> tuple[torch.nn.Module, RunCo
 def new_model(run: RunConfig) -> torch.nn.Module:
     """A freshly initialised network for a run configuration."""
     history_shape = (run.history_len, history_row_size(run.layout))
-    return build_model(observation_size(run.layout), history_shape, action_feature_size(run.layout), run.model)
+    return build_model(observation_size(run.layout), history_shape, feature_size(run.layout, run.action_mode),
+                       run.model)
 
 
 def capture_rng() -> dict[str, Any]:

@@ -11,6 +11,9 @@ from agents.models import ModelConfig
 from env.variants import RuleOptions
 
 OPTIMIZERS = ("rmsprop", "adam")
+ACTION_MODES = ("card", "play")
+TEACHERS = ("none", "random", "greedy", "expert")
+IMITATION_LOSSES = ("softmax", "margin")
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,17 @@ class TrainSettings:
     final_eval_opponents: tuple[str, ...]
     eval_workers: int
     log_every_seconds: float
+    sample_reuse: int = 1
+    # Rule-bot teacher (``action_mode=play`` only); the defaults switch it off, as in older checkpoints.
+    warm_start_frames: int = 0
+    teacher: str = "none"
+    teacher_share: float = 0.0
+    teacher_decay_frames: int = 0
+    imitation: str = "softmax"
+    imitation_weight: float = 1.0
+    imitation_temperature: float = 0.03
+    imitation_margin: float = 0.1
+    value_weight: float = 1.0
 
     def __post_init__(self) -> None:
         positive = ("actors", "envs_per_actor", "batch_size", "sync_every", "unroll_length", "queue_size")
@@ -58,6 +72,41 @@ class TrainSettings:
                 raise ValueError(f"train.{name} must be in [0, 1], got {getattr(self, name)!r}")
         if self.total_frames is None and self.total_minutes is None:
             raise ValueError("set train.total_frames or train.total_minutes (or both): training must stop")
+        if not isinstance(self.sample_reuse, int) or self.sample_reuse < 1:
+            raise ValueError(f"train.sample_reuse must be an int >= 1, got {self.sample_reuse!r}")
+        for name in ("warm_start_frames", "teacher_decay_frames"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 0:
+                raise ValueError(f"train.{name} must be a non-negative int, got {value!r}")
+        if self.teacher not in TEACHERS:
+            raise ValueError(f"train.teacher must be one of {TEACHERS}, got {self.teacher!r}")
+        if not 0.0 <= self.teacher_share <= 1.0:
+            raise ValueError(f"train.teacher_share must be in [0, 1], got {self.teacher_share!r}")
+        if self.imitation not in IMITATION_LOSSES:
+            raise ValueError(f"train.imitation must be one of {IMITATION_LOSSES}, got {self.imitation!r}")
+        if not self.imitation_temperature > 0:
+            raise ValueError(f"train.imitation_temperature must be positive, got {self.imitation_temperature!r}")
+        for name in ("imitation_weight", "imitation_margin", "value_weight"):
+            if not getattr(self, name) >= 0:
+                raise ValueError(f"train.{name} must be >= 0, got {getattr(self, name)!r}")
+
+    @property
+    def uses_teacher(self) -> bool:
+        """Whether rule-bot games take part (warm start or teacher-held seats)."""
+        return self.teacher != "none" and (self.warm_start_frames > 0 or self.teacher_share > 0)
+
+    def teacher_share_at(self, frames: int) -> float:
+        """Share of tables where the teacher holds seats: all four during the warm start, then one
+        team on ``teacher_share`` of the tables, decaying linearly to none over ``teacher_decay_frames``
+        (no decay when it is 0); 0 with ``teacher=none``."""
+        if not self.uses_teacher:
+            return 0.0
+        if frames < self.warm_start_frames:
+            return 1.0
+        if self.teacher_decay_frames <= 0:
+            return self.teacher_share
+        fraction = (frames - self.warm_start_frames) / self.teacher_decay_frames
+        return self.teacher_share * max(0.0, 1.0 - fraction)
 
     def epsilon(self, frames: int) -> float:
         """Linear exploration schedule over frames."""
@@ -80,6 +129,7 @@ class RunConfig:
     rules: RuleOptions
     model: ModelConfig
     train: TrainSettings
+    action_mode: str = "card"
 
     def resolve_device(self) -> torch.device:
         """``auto``: CUDA when present, else CPU."""
@@ -116,7 +166,14 @@ def run_config(cfg: dict[str, Any]) -> RunConfig:
         raise ValueError(f"start must be 'first' or 'random', got {cfg['start']!r}")
     if not isinstance(cfg["history_len"], int) or cfg["history_len"] < 0:
         raise ValueError(f"history_len must be a non-negative int, got {cfg['history_len']!r}")
+    action_mode = cfg.get("action_mode", "card")  # checkpoints from before whole plays are card mode
+    if action_mode not in ACTION_MODES:
+        raise ValueError(f"action_mode must be one of {ACTION_MODES}, got {action_mode!r}")
+    train = _build(TrainSettings, cfg["train"], "train")
+    if train.uses_teacher and action_mode != "play":
+        raise ValueError("the rule-bot teacher (warm start, teacher-held seats) needs action_mode=play; "
+                         "for the card mode add train.teacher=none")
     return RunConfig(
         seed=int(cfg["seed"]), device=str(cfg["device"]), layout=cfg["layout"], history_len=cfg["history_len"],
         reward=cfg["reward"], start=cfg["start"], rules=RuleOptions.from_dict(cfg.get("rules")),
-        model=_build(ModelConfig, cfg["model"], "model"), train=_build(TrainSettings, cfg["train"], "train"))
+        model=_build(ModelConfig, cfg["model"], "model"), train=train, action_mode=action_mode)

@@ -1,6 +1,7 @@
 """Features of candidate actions, and the phase of a decision, for the Q-network.
 
-A card pick is described by its card's slot in the observation's layout (so
+This module describes the ``card`` action mode; whole plays (``play``) are in
+:mod:`agents.dmc.plays`. A card pick is described by its card's slot in the observation's layout (so
 in the canonical layout the network sees "the second-best trump", not "SA"),
 its points and whether it is trump; STOP, PASS and the ten bids get one-hot
 entries of their own.
@@ -22,8 +23,17 @@ NUM_SPECIAL = NUM_ACTIONS - NUM_KINDS
 
 
 def action_feature_size(layout: str) -> int:
-    """Length of one action's feature row."""
+    """Length of one action's feature row in the ``card`` action mode."""
     return slots_of_layout(layout) + NUM_SPECIAL + 2
+
+
+def feature_size(layout: str, action_mode: str) -> int:
+    """Length of one candidate's feature row: card steps (``card``) or whole plays (``play``)."""
+    if action_mode == "play":
+        from agents.dmc.plays import play_feature_size
+
+        return play_feature_size(layout)
+    return action_feature_size(layout)
 
 
 @lru_cache(maxsize=1024)

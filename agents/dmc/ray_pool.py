@@ -1,7 +1,7 @@
 """Ray actor backend (``actors.backend=ray``): self-play on a Ray cluster.
 
 Each :class:`SelfPlayActor` is a Ray actor (one CPU) holding ``envs_per_actor``
-self-play tables (:class:`agents.dmc.actor.SelfPlayTables`) and a CPU copy of
+self-play tables (:func:`agents.dmc.actor.make_tables`) and a CPU copy of
 the model. The learner side, :class:`RayActorPool`, implements the
 :class:`agents.dmc.actor_pool.ActorPool` protocol so ``train.py`` runs the very
 same loop, learner and checkpoints as with the local backend:
@@ -36,7 +36,7 @@ import ray
 import torch
 from ray.exceptions import ObjectLostError, RayActorError
 
-from agents.dmc.actor import SampleBatch, SelfPlayTables
+from agents.dmc.actor import SampleBatch, make_tables
 from agents.dmc.actor_pool import actor_seed
 from agents.dmc.checkpoint import new_model
 from agents.dmc.config import RunConfig
@@ -62,17 +62,17 @@ class SelfPlayActor:
         self.run = run
         self.model = new_model(run).eval()
         self.version = -1
-        self.tables = SelfPlayTables(run.train.envs_per_actor, seed, run.rules, run.layout, run.history_len,
-                                     run.reward, run.start)
+        self.tables = make_tables(run, seed)
 
-    def produce(self, weights: list[ray.ObjectRef], version: int, epsilon: float) -> SampleBatch:
+    def produce(self, weights: list[ray.ObjectRef], version: int, epsilon: float,
+                teacher_share: float = 0.0) -> SampleBatch:
         """Play until at least ``unroll_length`` samples are finished; the weights ref is boxed in a list so
         Ray does not fetch it unless its ``version`` is new to this actor."""
         if version != self.version:
             self.model.load_state_dict(ray.get(weights[0]))
             self.version = version
         while True:
-            self.tables.step(self.model, epsilon)
+            self.tables.step(self.model, epsilon, teacher_share)
             batch = self.tables.collect(self.run.train.unroll_length)
             if batch is not None:
                 return batch
@@ -90,6 +90,7 @@ class RayActorPool:
         self.seed_offset = seed_offset
         self.owns_ray = start_ray(backend_cfg.get("address"), backend_cfg.get("num_cpus"))
         self.epsilon = run.train.epsilon_start
+        self.teacher_share = run.train.teacher_share_at(0)
         self.version = -1
         self.weights: ray.ObjectRef | None = None
         self.publish(model)
@@ -117,7 +118,8 @@ class RayActorPool:
             self._request(actor_id)
 
     def _request(self, actor_id: int) -> None:
-        ref = self.actors[actor_id].produce.remote([self.weights], self.version, self.epsilon)
+        ref = self.actors[actor_id].produce.remote([self.weights], self.version, self.epsilon,
+                                                        self.teacher_share)
         self.pending[ref] = (actor_id, self.incarnation[actor_id])
 
     def _receive(self, ref: ray.ObjectRef) -> None:
@@ -174,6 +176,10 @@ class RayActorPool:
     def set_epsilon(self, epsilon: float) -> None:
         """Exploration rate sent with the following requests."""
         self.epsilon = epsilon
+
+    def set_teacher_share(self, share: float) -> None:
+        """Teacher share sent with the following requests."""
+        self.teacher_share = share
 
     def restart_dead(self) -> int:
         """Replace dead actors with fresh ones (new seeds); returns how many were replaced."""

@@ -46,7 +46,7 @@ def candidate_plays(view: PlayerView, prior: tuple[int, ...] | None, limit: int)
         ideas: Iterable[tuple[int, ...]] = few.plays
         limit = len(few.plays)
     else:
-        ideas = _lead_ideas(view) if view.lead is None else _follow_ideas(view)
+        ideas = lead_ideas(view) if view.lead is None else follow_ideas(view)
     found: list[tuple[int, ...]] = []
     seen: set[tuple[int, ...]] = set()
     for play in ([prior] if prior is not None else []) + list(ideas):
@@ -62,7 +62,8 @@ def candidate_plays(view: PlayerView, prior: tuple[int, ...] | None, limit: int)
     return found
 
 
-def _lead_ideas(view: PlayerView) -> Iterable[tuple[int, ...]]:
+def lead_ideas(view: PlayerView) -> Iterable[tuple[int, ...]]:
+    """Distinct lead ideas per effective suit held (see the module docstring), suits interleaved."""
     ctx, hand = view.ctx, view.hand
     tracker = CardTracker(view)
     by_suit: list[list[tuple[int, ...]]] = []
@@ -90,7 +91,8 @@ def _lead_ideas(view: PlayerView) -> Iterable[tuple[int, ...]]:
     return [ideas[i] for i in range(depth) for ideas in by_suit if i < len(ideas)]
 
 
-def _follow_ideas(view: PlayerView) -> Iterable[tuple[int, ...]]:
+def follow_ideas(view: PlayerView) -> Iterable[tuple[int, ...]]:
+    """Distinct follow ideas (see the module docstring), from the expert's follow list."""
     ctx, hand = view.ctx, view.hand
     plays = expert_follows(view)
     state = trick_state(view)

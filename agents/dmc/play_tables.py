@@ -1,0 +1,207 @@
+"""Self-play tables in the ``play`` action mode: whole plays, and a rule-bot teacher on some seats.
+
+Like :class:`agents.dmc.actor.SelfPlayTables`, ``M`` environments advance in
+lockstep and the learner's decisions of all tables are scored in one forward
+pass. The differences:
+
+* A play decision scores whole plays (:func:`agents.dmc.plays.decision_candidates`)
+  and applies the chosen one with the environment's whole-play view
+  (``env.play``); bids and kitty picks stay card-step actions.
+* Forced decisions (a bid turn with nothing to bid, a follow with one legal
+  play) are taken at once: they teach nothing and cost a forward pass.
+* A rule-bot **teacher** may hold seats. At each hand's start a table gives it
+  all four seats with probability 1 during the warm start, and afterwards one
+  team with probability ``teacher_share`` (see
+  :meth:`agents.dmc.config.TrainSettings.teacher_share_at`). The teacher's
+  decisions are samples too: their Monte Carlo return trains Q and V (values
+  of the teacher's play to start from), and their candidates with the
+  teacher's choice marked feed the imitation loss.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import torch
+
+from agents.dmc.actor import SampleBatch
+from agents.dmc.config import RunConfig
+from agents.dmc.plays import Candidates, decision_candidates, play_rows
+from agents.models import q_values
+from env.actions import PASS, bid_action
+from env.game import Phase
+from env.shengji_env import AGENTS, raw_env
+from env.view import PlayerView
+
+
+class PlayTables:
+    """``M`` tables of whole-play self-play stepped in lockstep, some seats held by a teacher."""
+
+    def __init__(self, num_tables: int, seed: int, run: RunConfig):
+        from agents.registry import BOTS
+
+        self.layout = run.layout
+        self.envs = [raw_env(rules=run.rules, layout=run.layout, history_len=run.history_len, reward=run.reward,
+                             start=run.start) for _ in range(num_tables)]
+        self.rng = random.Random(seed)
+        teacher = BOTS.get(run.train.teacher)  # None: teacher=none, no seat is ever the teacher's
+        self.teachers = [teacher(seed * 1_000 + i) if teacher else None for i in range(num_tables)]
+        self.teacher_seats: list[frozenset[int]] = [frozenset()] * num_tables
+        self._burial_plans: list[list[int]] = [[] for _ in range(num_tables)]
+        self._seed_base = seed
+        self._episodes_started = 0
+        self._trajectories: list[list[tuple]] = [[] for _ in range(num_tables)]
+        self._finished: list[SampleBatch] = []
+        self._spreads: list[float] = []
+        self.frames = 0
+        self.teacher_share = run.train.teacher_share_at(0)  # the first hands already follow the schedule
+        for i in range(num_tables):
+            self._reset(i)
+
+    # ------------------------------------------------------------------ episodes
+    def _reset(self, i: int) -> None:
+        env = self.envs[i]
+        env.reset(seed=self._seed_base * 1_000_003 + self._episodes_started)
+        self._episodes_started += 1
+        self.teacher_seats[i] = frozenset()
+        if self.teachers[i] is None:
+            pass
+        elif self.teacher_share >= 1.0:
+            self.teacher_seats[i] = frozenset(range(4))
+        elif self.rng.random() < self.teacher_share:
+            team = self.rng.randrange(2)
+            self.teacher_seats[i] = frozenset((team, team + 2))
+        self._burial_plans[i] = []
+        self._skip_forced(i)
+
+    def _skip_forced(self, i: int) -> None:
+        """Take the decisions that have one choice, until a real one (or a new hand after the end)."""
+        env = self.envs[i]
+        while True:
+            hand = env.hand
+            if hand.phase in (Phase.DEAL, Phase.FINAL_BID) and not hand.bid_options(hand.current_player):
+                env.step(PASS)
+            elif hand.phase == Phase.PLAY and hand.lead is not None:
+                moves = env.legal_plays(2)
+                if len(moves.plays) != 1 or moves.truncated:
+                    return
+                env.play(moves.plays[0])
+            else:
+                return
+            self.frames += 1
+            if any(env.terminations.values()):
+                self._finish_episode(i)
+                return
+
+    def _finish_episode(self, i: int) -> None:
+        env = self.envs[i]
+        trajectory = self._trajectories[i]
+        team_reward = (env.rewards["player_0"], env.rewards["player_1"])
+        hand = env.hand
+        labelled = [t for t in trajectory if t[5] is not None]
+        width = trajectory[0][2].shape[0] if trajectory else 0
+        self._finished.append(SampleBatch(
+            obs=np.stack([t[0] for t in trajectory]).astype(np.float16),
+            history=np.stack([t[1] for t in trajectory]).astype(np.float16),
+            actions=np.stack([t[2] for t in trajectory]).astype(np.float16),
+            phase=np.array([t[3] for t in trajectory], dtype=np.int8),
+            target=np.array([team_reward[t[4] % 2] for t in trajectory], dtype=np.float32),
+            cand_count=np.array([0 if t[5] is None else len(t[5]) for t in trajectory], dtype=np.int32),
+            cand_rows=(np.concatenate([t[5] for t in labelled]).astype(np.float16) if labelled
+                       else np.zeros((0, width), dtype=np.float16)),
+            cand_positive=(np.concatenate([t[6] for t in labelled]) if labelled else np.zeros(0, dtype=bool)),
+            episodes=1, returns=[team_reward[0]],
+            throws=(sum(hand.throws_attempted), sum(hand.throws_failed))))
+        self._trajectories[i] = []
+        self._reset(i)
+
+    # ------------------------------------------------------------------ stepping
+    @torch.no_grad()
+    def step(self, model: torch.nn.Module, epsilon: float, teacher_share: float = 0.0) -> None:
+        """Every table takes one decision: the teacher's at once, the learner's in one batched forward pass."""
+        self.teacher_share = teacher_share
+        pending: list[tuple[int, dict, Candidates]] = []
+        for i, env in enumerate(self.envs):
+            agent = env.agent_selection
+            seat = AGENTS.index(agent)
+            observation = env.observe(agent)
+            view = env.view(seat)
+            candidates = decision_candidates(view, self.layout, observation["action_mask"])
+            if seat in self.teacher_seats[i]:
+                self._teacher_decision(i, seat, view, observation, candidates)
+            else:
+                pending.append((i, observation, candidates))
+        if pending:
+            self._learner_decisions(model, epsilon, pending)
+
+    def _learner_decisions(self, model: torch.nn.Module, epsilon: float,
+                           pending: list[tuple[int, dict, Candidates]]) -> None:
+        obs = torch.from_numpy(np.stack([o["observation"] for _, o, _ in pending]))
+        history = torch.from_numpy(np.stack([o["history"] for _, o, _ in pending]))
+        counts = [len(c.moves) for _, _, c in pending]
+        index = torch.repeat_interleave(torch.arange(len(pending)), torch.tensor(counts))
+        rows = torch.from_numpy(np.concatenate([c.rows for _, _, c in pending]))
+        phases = torch.tensor([c.phase for _, _, c in pending])
+        q = q_values(model, obs, history, rows, index, phases).numpy()
+        offset = 0
+        for (i, observation, candidates), n in zip(pending, counts, strict=True):
+            scores = q[offset:offset + n]
+            offset += n
+            if n > 1:
+                self._spreads.append(float(scores.std()))
+            choice = self.rng.randrange(n) if self.rng.random() < epsilon else int(np.argmax(scores))
+            seat = AGENTS.index(self.envs[i].agent_selection)
+            self._trajectories[i].append((observation["observation"], observation["history"],
+                                          candidates.rows[choice], candidates.phase, seat, None, None))
+            self._apply(i, candidates.moves[choice])
+
+    def _teacher_decision(self, i: int, seat: int, view: PlayerView, observation: dict,
+                          candidates: Candidates) -> None:
+        teacher = self.teachers[i]
+        moves, rows = list(candidates.moves), candidates.rows
+        if candidates.phase == 0:
+            bid = teacher.bid(view)
+            chosen = PASS if bid is None else bid_action(bid)
+            positive = np.array([m == chosen for m in moves])
+        elif candidates.phase == 1:
+            if not self._burial_plans[i]:
+                self._burial_plans[i] = sorted(teacher.bury(view))
+            plan = self._burial_plans[i]
+            chosen = plan.pop(0)
+            positive = np.array([m in plan or m == chosen for m in moves])
+        else:
+            chosen = tuple(sorted(teacher.play(view)))
+            if chosen not in moves:  # a play outside the learner's candidates: scored for imitation too
+                moves.append(chosen)
+                rows = np.concatenate([rows, play_rows(view, [chosen], self.layout)])
+            positive = np.array([m == chosen for m in moves])
+        pick = moves.index(chosen)
+        self._trajectories[i].append((observation["observation"], observation["history"], rows[pick],
+                                      candidates.phase, seat, rows if len(moves) > 1 else None,
+                                      positive if len(moves) > 1 else None))
+        self._apply(i, chosen)
+
+    def _apply(self, i: int, move) -> None:
+        env = self.envs[i]
+        if isinstance(move, tuple):
+            env.play(move)
+        else:
+            env.step(move)
+        self.frames += 1
+        if any(env.terminations.values()):
+            self._finish_episode(i)
+        else:
+            self._skip_forced(i)
+
+    def collect(self, min_samples: int) -> SampleBatch | None:
+        """Finished samples, once at least ``min_samples`` are ready (frames counted since last collect)."""
+        if sum(len(b) for b in self._finished) < min_samples:
+            return None
+        batch = SampleBatch.concatenate(self._finished)
+        batch.frames = self.frames
+        batch.spreads = self._spreads
+        self.frames = 0
+        self._finished = []
+        self._spreads = []
+        return batch

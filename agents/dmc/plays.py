@@ -1,0 +1,206 @@
+"""Whole plays for the learner (``action_mode=play``): which plays a decision scores, and their features.
+
+DouZero scores complete moves, not cards one at a time; so does the ``play``
+action mode. A decision's candidates are:
+
+* **Leads**: every single, pair and tractor of every effective suit held, plus
+  per suit the largest throw that no unseen cards can beat (by counting: the
+  union of the suit's components nobody can top) and the search's lead ideas.
+  Risky throws are left out: a failed throw costs points and is never the
+  one play that matters.
+* **Follows**: every legal follow when there are at most :data:`MAX_FOLLOWS`;
+  past that (long suits under a long lead: thousands of subsets that mostly
+  differ in which low card goes) the plays that differ in what they do: the
+  expert's built plays (cheapest fill, richest feed, shaped ruffs) and the
+  search's follow ideas (cheapest discard, richest feed, cheapest, strongest
+  and richest winner, least keeping value), then the first legal ones up to
+  the bound. The cut never depends on the order of the move generator alone.
+
+A candidate is described by its cards as two count planes in the observation's
+slot layout (so it lines up with the hand planes of the state), and by what a
+player would say about it: points, size, trump share, pairs and tractor
+length, throw, sure winner, beats the trick's current winner, ruff, and the
+keeping value it spends (see :data:`PLAY_EXTRAS`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+
+from agents.card_tracker import CardTracker
+from agents.expert_play import build_fill, build_shaped
+from agents.heuristics import beats, card_value, play_cost, play_points, trick_state
+from agents.search.candidates import follow_ideas, lead_ideas
+from env.actions import NUM_ACTIONS, bid_mask
+from env.cards import NUM_KINDS, POINTS
+from env.combos import decompose_suit
+from env.encoding import bidding_context, slot_table, slots_of_layout
+from env.game import Phase
+from env.moves import basic_leads
+from env.rules import Lead
+from env.trump import NUM_EFFECTIVE_SUITS, TRUMP, TrumpContext
+from env.view import PlayerView
+
+MAX_FOLLOWS = 48
+"""Up to this many legal follows, all are candidates; past it, the distinct ideas plus the first ones."""
+
+NUM_SPECIAL = NUM_ACTIONS - NUM_KINDS
+PLAY_EXTRAS = ("points", "cards", "trump_share", "lead", "pairs", "longest_tractor", "throw", "sure",
+               "beats", "ruff", "cost", "kitty_pick")
+"""Named features after the count planes and the special one-hots (STOP, PASS, bids)."""
+EXTRA = {name: i for i, name in enumerate(PLAY_EXTRAS)}
+
+
+def play_feature_size(layout: str) -> int:
+    """Length of one candidate's feature row in the ``play`` action mode."""
+    return 2 * slots_of_layout(layout) + NUM_SPECIAL + len(PLAY_EXTRAS)
+
+
+def learner_plays(view: PlayerView, tracker: CardTracker | None = None) -> list[tuple[int, ...]]:
+    """The whole plays the learner scores at a lead or follow (sorted tuples of kinds, distinct, legal)."""
+    if view.lead is None:
+        return _leads(view, tracker or CardTracker(view))
+    return _follows(view)
+
+
+def _leads(view: PlayerView, tracker: CardTracker) -> list[tuple[int, ...]]:
+    ctx, hand = view.ctx, view.hand
+    plays: dict[tuple[int, ...], None] = {}
+    for suit in range(NUM_EFFECTIVE_SUITS):
+        for play in basic_leads(ctx, hand, suit):
+            plays[tuple(sorted(play))] = None
+        components = decompose_suit(ctx, hand, suit)
+        sure = [c for c in components if not tracker.can_beat(c, suit)]
+        if len(sure) > 1:
+            throw = tuple(sorted(k for c in sure for k in c.cards))
+            if tracker.is_sure(throw):
+                plays[throw] = None
+    for idea in lead_ideas(view):
+        idea = tuple(sorted(idea))
+        if idea not in plays and view.play_error(list(idea)) is None:
+            plays[idea] = None
+    return list(plays)
+
+
+def _follows(view: PlayerView) -> list[tuple[int, ...]]:
+    moves = view.legal_plays(MAX_FOLLOWS + 1)
+    if not moves.truncated and len(moves.plays) <= MAX_FOLLOWS:
+        return moves.plays
+    plays: dict[tuple[int, ...], None] = {}
+    built = [build_fill(view, True), build_fill(view, False), build_shaped(view, view.lead.suit, True),
+             build_shaped(view, view.lead.suit, False), build_shaped(view, TRUMP, True),
+             build_shaped(view, TRUMP, False)]
+    for play in [*follow_ideas(view), *built]:
+        if play is not None:
+            play = tuple(sorted(play))
+            if play not in plays and view.play_error(list(play)) is None:
+                plays[play] = None
+    for play in moves.plays:
+        if len(plays) >= MAX_FOLLOWS:
+            break
+        plays.setdefault(play, None)
+    return list(plays)
+
+
+def play_rows(view: PlayerView, plays: Sequence[tuple[int, ...]], layout: str,
+              tracker: CardTracker | None = None) -> np.ndarray:
+    """Feature rows of whole plays at the seat's lead or follow, shape ``(len(plays), play_feature_size)``."""
+    ctx, hand = view.ctx, view.hand
+    s = slots_of_layout(layout)
+    slots = slot_table(ctx, layout)
+    rows = np.zeros((len(plays), play_feature_size(layout)), dtype=np.float32)
+    extra = 2 * s + NUM_SPECIAL
+    leading = view.lead is None
+    if leading:
+        tracker = tracker or CardTracker(view)
+    else:
+        state = trick_state(view)
+        lead_suit = view.lead.suit
+        last = state.position == 3
+    suit_of = ctx.suit
+    for i, play in enumerate(plays):
+        row = rows[i]
+        previous = -1
+        for k in play:  # sorted: a repeated kind is a pair
+            if k == previous:
+                row[s + slots[k]] = 1.0
+            else:
+                row[slots[k]] = 1.0
+            previous = k
+        n = len(play)
+        trumps = sum(1 for k in play if suit_of[k] == TRUMP)
+        row[extra + EXTRA["points"]] = play_points(play) / 25.0
+        row[extra + EXTRA["cards"]] = n / 8.0
+        row[extra + EXTRA["trump_share"]] = trumps / n
+        row[extra + EXTRA["cost"]] = play_cost(ctx, hand, play) / 100.0
+        if leading:
+            lead = Lead(ctx, play)
+            components = lead.components
+            row[extra + EXTRA["lead"]] = 1.0
+            row[extra + EXTRA["pairs"]] = sum(c.pairs for c in components) / 4.0
+            row[extra + EXTRA["longest_tractor"]] = max((c.pairs for c in components if c.size >= 4),
+                                                        default=0) / 4.0
+            row[extra + EXTRA["throw"]] = float(lead.is_throw)
+            row[extra + EXTRA["sure"]] = float(tracker.is_sure(play))
+        else:
+            wins = beats(ctx, view, play, state.best_rank)
+            row[extra + EXTRA["pairs"]] = sum(1 for j in range(1, n) if play[j] == play[j - 1]) / 4.0
+            row[extra + EXTRA["beats"]] = float(wins)
+            row[extra + EXTRA["sure"]] = float(wins and last)
+            row[extra + EXTRA["ruff"]] = float(wins and lead_suit != TRUMP and trumps == n)
+    return rows
+
+
+@lru_cache(maxsize=1024)
+def step_table(ctx: TrumpContext, layout: str) -> np.ndarray:
+    """Play-mode rows of the 66 card-step actions (bids, PASS, STOP and single kitty picks).
+
+    Bids and the burial keep the environment's card-step form in the ``play``
+    mode; their rows use the same columns as whole plays (a kitty pick is its
+    card's first plane plus the ``kitty_pick`` flag), so one network scores all.
+    """
+    s = slots_of_layout(layout)
+    table = np.zeros((NUM_ACTIONS, play_feature_size(layout)), dtype=np.float32)
+    extra = 2 * s + NUM_SPECIAL
+    card_slots = slot_table(ctx, layout)
+    for kind in range(NUM_KINDS):
+        table[kind, card_slots[kind]] = 1.0
+        table[kind, extra + EXTRA["points"]] = POINTS[kind] / 25.0
+        table[kind, extra + EXTRA["cards"]] = 1 / 8.0
+        table[kind, extra + EXTRA["trump_share"]] = float(ctx.is_trump[kind])
+        table[kind, extra + EXTRA["cost"]] = card_value(ctx, kind) / 100.0
+        table[kind, extra + EXTRA["kitty_pick"]] = 1.0
+    for action in range(NUM_KINDS, NUM_ACTIONS):
+        table[action, 2 * s + action - NUM_KINDS] = 1.0
+    table.setflags(write=False)
+    return table
+
+
+class Candidates(NamedTuple):
+    """One decision's candidates in the ``play`` mode: the phase (0 bid, 1 kitty, 2 play), the moves
+    (card-step actions for bids and kitty picks, whole plays as sorted tuples of kinds) and their rows."""
+
+    phase: int
+    moves: list
+    rows: np.ndarray
+
+
+def decision_candidates(view: PlayerView, layout: str, mask: np.ndarray | None = None) -> Candidates:
+    """The candidates of the seat's decision. A kitty pick needs the composer's ``mask`` (what is picked)."""
+    if view.phase in (Phase.DEAL, Phase.FINAL_BID):
+        actions = np.flatnonzero(bid_mask(view.bid_options))
+        return Candidates(0, actions.tolist(), step_table(bidding_context(view), layout)[actions])
+    if view.phase == Phase.KITTY:
+        if mask is None:
+            raise ValueError("a kitty pick's candidates need the composer's mask")
+        actions = np.flatnonzero(mask[:NUM_KINDS])
+        return Candidates(1, actions.tolist(), step_table(view.ctx, layout)[actions])
+    if view.phase != Phase.PLAY:
+        raise ValueError(f"no decision in phase {view.phase.value}")
+    tracker = CardTracker(view) if view.lead is None else None
+    plays = learner_plays(view, tracker)
+    return Candidates(2, plays, play_rows(view, plays, layout, tracker))
