@@ -20,7 +20,7 @@ from agents.evaluation.duplicate import Settings
 from agents.evaluation.report import print_table, write_chart, write_csv, write_json
 from agents.evaluation.run import evaluate
 from agents.evaluation.tournament import round_robin
-from agents.registry import import_loader_modules, make_agent
+from agents.registry import make_agent
 from env.variants import RuleOptions
 
 
@@ -37,8 +37,6 @@ def main(cfg: DictConfig) -> None:
         if len(cfg.participants) != 2:
             raise ValueError(f"participants must be two names (A, B), got {list(cfg.participants)}")
         pairs = [(str(cfg.participants[0]), str(cfg.participants[1]))]
-    loader_modules = tuple(str(m) for m in cfg.loader_modules)
-    import_loader_modules(loader_modules)
     search = OmegaConf.to_container(cfg.search, resolve=True) or {}
     for name in {n for pair in pairs for n in pair}:
         make_agent(name, 0, search=search)  # fail early on an unknown name, a missing loader or bad options
@@ -47,7 +45,7 @@ def main(cfg: DictConfig) -> None:
     deals = load_deals(to_absolute_path(cfg.deals_file), int(cfg.seed), int(cfg.num_deals), options)
     settings = Settings(mode=str(cfg.mode), dealer=str(cfg.dealer), seed=int(cfg.seed),
                         rules=tuple(sorted(rules.items())), max_match_hands=int(cfg.max_match_hands),
-                        loader_modules=loader_modules, search=tuple(sorted(search.items())))
+                        search=tuple(sorted(search.items())))
     try:
         evaluation = evaluate(pairs, deals, settings, workers=int(cfg.workers), progress=bool(cfg.progress),
                               tournament=bool(pool), backend=str(cfg.backend), address=cfg.ray_address)

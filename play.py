@@ -18,7 +18,7 @@ from hydra.utils import to_absolute_path
 from omegaconf import DictConfig, OmegaConf
 
 from agents.registry import configure_search
-from ui.seats import DEFAULT_AI, HUMAN, default_ai, import_loader_modules, resolve_seats
+from ui.seats import DEFAULT_AI, HUMAN, default_ai, resolve_seats
 
 
 def _seats(cfg: DictConfig) -> list[str]:
@@ -67,7 +67,6 @@ def run_web(cfg: DictConfig, rules: dict) -> None:
 @hydra.main(version_base="1.3", config_path="conf", config_name="play")
 def main(cfg: DictConfig) -> None:
     """Start the chosen interface."""
-    import_loader_modules([str(m) for m in cfg.loader_modules])
     configure_search(OmegaConf.to_container(cfg.search, resolve=True))
     if DEFAULT_AI in _seats(cfg):
         print(f"the default AI ({DEFAULT_AI}) is {default_ai(to_absolute_path(cfg.checkpoint_dir))}")

@@ -28,7 +28,7 @@ from agents.ablation.hparams import write_hparams
 from agents.ablation.output import print_report, write_files
 from agents.ablation.runs import Problems, find_runs, group_runs, pick_baseline
 from agents.ablation.summary import summarise
-from agents.registry import import_loader_modules, make_agent
+from agents.registry import make_agent
 
 
 @hydra.main(version_base=None, config_path="conf", config_name="report")
@@ -48,7 +48,6 @@ def main(cfg: DictConfig) -> None:
     # the cores (5x slower on a busy 2-core machine). Spawned workers read the variable when importing torch.
     os.environ["OMP_NUM_THREADS"] = str(int(cfg.torch_threads))
     torch.set_num_threads(int(cfg.torch_threads))
-    import_loader_modules(["agents.dmc_agent"])
     for opponent in spec.opponents:
         make_agent(opponent, 0)  # fail early on an unknown opponent
 

@@ -3,7 +3,8 @@
 Reads top to bottom: configuration, set-up (model, optimizer, resume, actor
 processes), the learning loop (samples in, gradient steps, weights out), the
 logging (TensorBoard, progress bar), checkpoints and evaluation. The moving
-parts live in :mod:`agents.dmc`; this file wires them.
+parts live in :mod:`agents.dmc` (the algorithm: tables, learner) and
+:mod:`agents.selfplay` (actors, checkpoints, snapshots, evaluation); this file wires them.
 """
 
 from __future__ import annotations
@@ -22,18 +23,19 @@ from omegaconf import DictConfig, OmegaConf
 from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
-from agents.dmc.actor_pool import make_actor_pool
-from agents.dmc.checkpoint import (
+from agents.dmc.learner import SampleBuffer, make_optimizer, train_step
+from agents.dmc.tables import make_tables
+from agents.selfplay.backends import make_actor_pool
+from agents.selfplay.checkpoint import (
     load_checkpoint,
     model_from_checkpoint,
     new_model,
     restore_rng,
     save_checkpoint,
 )
-from agents.dmc.config import TrainSettings, run_config
-from agents.dmc.evaluation import evaluate_checkpoint, print_evaluation
-from agents.dmc.learner import SampleBuffer, make_optimizer, train_step
-from agents.dmc.snapshots import SnapshotKeeper, SnapshotSettings
+from agents.selfplay.config import TrainSettings, run_config
+from agents.selfplay.evaluation import evaluate_checkpoint, print_evaluation
+from agents.selfplay.snapshots import SnapshotKeeper, SnapshotSettings
 
 
 def find_resume_checkpoint(cfg: DictConfig) -> Path:
@@ -83,7 +85,7 @@ def main(cfg: DictConfig) -> float:
     writer.add_text("config", "```\n" + OmegaConf.to_yaml(cfg) + "\n```", int(counters["frames"]))
     print(f"training on {device} with {settings.actors} actor(s) x {settings.envs_per_actor} tables; "
           f"output in {out_dir}")
-    pool = make_actor_pool(config["actors"], run, model, seed_offset=int(counters["resumes"]))
+    pool = make_actor_pool(config["actors"], run, model, seed_offset=int(counters["resumes"]), make_tables=make_tables)
     snapshots = SnapshotKeeper(out_dir / "checkpoints" / "snapshots", snapshot_settings, counters)
 
     def save() -> None:

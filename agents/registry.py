@@ -1,51 +1,37 @@
 """Make any participant by name: a rule bot (``random``, ``greedy``, ``expert``), a checkpoint path,
 or a search over either (``search`` = ``search:expert``, ``search:checkpoints/x.pt``).
 
-Checkpoints are loaded by functions registered per file suffix; training
-installs its loader with ``register_loader(".pt", load_fn)``, so evaluation,
-the environment and user interfaces all name participants the same way
-without this module importing torch. Loaders registered in a parent process
-are not seen by spawned workers: list the module that registers them in
-``loader_modules`` (see :func:`import_loader_modules`).
+Checkpoints are loaded by the function :data:`CHECKPOINT_LOADERS` names for
+their file suffix, imported on first use: evaluation, the environment and user
+interfaces all name participants the same way without this module importing
+torch, and nothing has to register itself (spawned workers included).
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from agents.base import Agent
-from agents.expert import ExpertAgent
-from agents.greedy import GreedyAgent
-from agents.random_agent import RandomAgent
-
-BOTS: dict[str, Callable[[int | None], Agent]] = {
-    "random": lambda seed: RandomAgent(seed),
-    "greedy": lambda seed: GreedyAgent(seed),
-    "expert": lambda seed: ExpertAgent(seed),
-}
-"""Rule bots by name; each factory takes a seed."""
+from agents.bots import BOTS
 
 SEARCH = "search"
 """Name of the decision-time search agent; ``search:<prior>`` searches over another prior."""
 _SEARCH_DEFAULTS: dict[str, Any] = {}
 
 CheckpointLoader = Callable[[str, int | None], Agent]
-_LOADERS: dict[str, CheckpointLoader] = {}
+CHECKPOINT_LOADERS: dict[str, str] = {".pt": "agents.dmc.agent:load_dmc_agent"}
+"""Checkpoint loaders by file suffix, as ``"module:function"``; ``function(path, seed)`` returns the agent."""
 
 
-def register_loader(suffix: str, loader: CheckpointLoader) -> None:
-    """Install ``loader(path, seed) -> Agent`` for paths ending in ``suffix`` (e.g. ``".pt"``)."""
-    if not suffix.startswith("."):
-        raise ValueError(f"a checkpoint suffix starts with a dot, got {suffix!r}")
-    _LOADERS[suffix] = loader
-
-
-def import_loader_modules(modules: Iterable[str]) -> None:
-    """Import modules whose import registers checkpoint loaders (e.g. in worker processes)."""
-    for module in modules:
-        importlib.import_module(module)
+def checkpoint_loader(path: str) -> CheckpointLoader | None:
+    """The loader of :data:`CHECKPOINT_LOADERS` for ``path``'s suffix (imported now), or ``None``."""
+    for suffix, target in CHECKPOINT_LOADERS.items():
+        if path.endswith(suffix):
+            module, _, function = target.partition(":")
+            return getattr(importlib.import_module(module), function)
+    return None
 
 
 def configure_search(options: Mapping[str, Any] | None) -> None:
@@ -80,7 +66,7 @@ def make_agent(name_or_path: str, seed: int | None = None, search: Mapping[str, 
     ``search`` holds the search options (:class:`agents.search.SearchConfig`
     fields) for a search name; by default those of :func:`configure_search`.
     Raises ``ValueError`` for an unknown name (listing the choices), for a
-    checkpoint whose suffix has no registered loader and for bad search options.
+    checkpoint whose suffix has no loader and for bad search options.
     """
     prior = search_prior(name_or_path)
     if prior is not None:
@@ -92,15 +78,12 @@ def make_agent(name_or_path: str, seed: int | None = None, search: Mapping[str, 
         return SearchAgent(make_agent(prior, seed), config, seed)
     if name_or_path in BOTS:
         return BOTS[name_or_path](seed)
-    if name_or_path.endswith(".pt") and ".pt" not in _LOADERS:
-        # The training checkpoints' loader, installed on first use (also in spawned workers).
-        register_loader(".pt", importlib.import_module("agents.dmc_agent").load_dmc_agent)
-    for suffix, loader in _LOADERS.items():
-        if name_or_path.endswith(suffix):
-            return loader(name_or_path, seed)
+    loader = checkpoint_loader(name_or_path)
+    if loader is not None:
+        return loader(name_or_path, seed)
     if is_checkpoint(name_or_path):
-        installed = ", ".join(sorted(_LOADERS)) or "none"
-        raise ValueError(f"no checkpoint loader installed for {name_or_path!r} (installed suffixes: {installed}); "
-                         "training registers one with agents.registry.register_loader")
+        known = ", ".join(sorted(CHECKPOINT_LOADERS)) or "none"
+        raise ValueError(f"no checkpoint loader for {name_or_path!r} (known suffixes: {known}; "
+                         "see agents.registry.CHECKPOINT_LOADERS)")
     raise ValueError(f"unknown agent {name_or_path!r}: choose one of {', '.join(sorted(BOTS))}, {SEARCH}, "
                      f"{SEARCH}:<bot or checkpoint> or a checkpoint path (e.g. checkpoints/model.pt)")

@@ -30,9 +30,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
-from agents.dmc.actor_pool import ActorPool, make_actor_pool
-from agents.dmc.checkpoint import new_model
-from agents.dmc.config import RunConfig, run_config
+from agents.dmc.tables import make_tables
+from agents.selfplay.actor_pool import ActorPool
+from agents.selfplay.backends import make_actor_pool
+from agents.selfplay.checkpoint import new_model
+from agents.selfplay.config import RunConfig, run_config
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -107,7 +109,8 @@ def main() -> None:
             run = load_run(args.preset, actors)
             model = new_model(run)
             cores = os.cpu_count() or 1
-            pool = make_actor_pool({"backend": backend, "address": None, "num_cpus": cores}, run, model, 0)
+            pool = make_actor_pool({"backend": backend, "address": None, "num_cpus": cores}, run, model, 0,
+                                   make_tables)
             try:
                 result = measure(pool, model, args.seconds, args.sync_batches)
             finally:

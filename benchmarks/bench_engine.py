@@ -3,7 +3,7 @@
 Each hand is dealt from a seed, with every bidding decision point, the kitty
 exchange, all tricks and the scoring; each decision is a uniformly random
 legal choice (bids or pass, 8 cards to bury, a play from the move generator,
-bounded by ``--max-plays`` like :class:`agents.random_agent.RandomAgent`).
+bounded by ``--max-plays`` like :class:`agents.bots.random_agent.RandomAgent`).
 Prints hands/s and decisions/s. With ``--profile`` it prints the cProfile
 top functions instead of timing cleanly.
 
@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agents.random_agent import random_decision
+from agents.bots.random_agent import random_decision
 from env.game import Hand, Phase
 
 

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import sys
+import types
 
 import pytest
 
 from agents import registry
 from agents.base import Agent
-from agents.card_tracker import CardTracker
+from agents.bots.card_tracker import CardTracker
+from agents.bots.expert import ExpertAgent
+from agents.bots.greedy import GreedyAgent
+from agents.bots.random_agent import RandomAgent
 from agents.evaluation.duplicate import TimedAgent
-from agents.expert import ExpertAgent
-from agents.greedy import GreedyAgent
-from agents.random_agent import RandomAgent
-from agents.registry import BOTS, make_agent, register_loader
+from agents.registry import BOTS, make_agent
 from agents.runner import play_hand
 from env.cards import parse_cards
 from env.game import Hand, Phase
@@ -195,14 +197,13 @@ def test_expert_bids_a_strong_suit_and_buries_eight_cheap_cards():
 
 
 def test_registry_names_and_checkpoint_hook(tmp_path, monkeypatch):
-    monkeypatch.setattr(registry, "_LOADERS", {})
     assert set(BOTS) == {"random", "greedy", "expert"}
     assert isinstance(make_agent("random", 1), RandomAgent)
     with pytest.raises(ValueError, match="choose one of expert, greedy, random"):
         make_agent("grandmaster")
-    with pytest.raises(ValueError, match="no checkpoint loader installed"):
+    with pytest.raises(ValueError, match="no checkpoint loader"):
         make_agent(str(tmp_path / "model.ckpt"))
-    register_loader(".ckpt", lambda path, seed: GreedyAgent(seed))
+    # loaders are "module:function" names, imported when a checkpoint of their suffix is first made
+    monkeypatch.setitem(sys.modules, "fake_loaders", types.SimpleNamespace(load=lambda path, seed: GreedyAgent(seed)))
+    monkeypatch.setitem(registry.CHECKPOINT_LOADERS, ".ckpt", "fake_loaders:load")
     assert isinstance(make_agent(str(tmp_path / "model.ckpt"), 3), GreedyAgent)
-    with pytest.raises(ValueError, match="starts with a dot"):
-        register_loader("pt", lambda path, seed: GreedyAgent(seed))

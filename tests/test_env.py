@@ -12,7 +12,7 @@ import pettingzoo
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from agents.random_agent import RandomAgent
+from agents.bots.random_agent import RandomAgent
 from env.actions import NUM_ACTIONS, PASS, STOP
 from env.cards import DECK_SIZE, TOTAL_POINTS, format_cards, points_of
 from env.encoding import ObservationEncoder, observation_size

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from agents.random_agent import random_decision as engine_random_decision
+from agents.bots.random_agent import random_decision as engine_random_decision
 from env.bidding import Bid
 from env.cards import card_list, kinds_of, parse_cards, points_of
 from env.errors import IllegalActionError

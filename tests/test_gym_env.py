@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.random_agent import RandomAgent
+from agents.bots.random_agent import RandomAgent
 from env.gym_env import ShengjiGymEnv
 
 

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from agents.random_agent import RandomAgent
+from agents.bots.random_agent import RandomAgent
 from agents.runner import play_hand
 from env.cards import points_of
 from env.game import HandResult, team_of

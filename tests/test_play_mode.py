@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 import torch
 
-from agents.dmc.actor import SampleBatch
-from agents.dmc.checkpoint import new_model, save_checkpoint
-from agents.dmc.config import run_config
+from agents.bots.expert import ExpertAgent
+from agents.bots.heuristics import beats, trick_state
+from agents.bots.random_agent import RandomAgent
+from agents.dmc.agent import DMCAgent
 from agents.dmc.learner import SampleBuffer, make_optimizer, margin_loss, softmax_imitation_loss, train_step
 from agents.dmc.play_tables import PlayTables
 from agents.dmc.plays import (
@@ -23,11 +24,10 @@ from agents.dmc.plays import (
     play_feature_size,
     play_rows,
 )
-from agents.dmc_agent import DMCAgent
-from agents.expert import ExpertAgent
-from agents.heuristics import beats, trick_state
-from agents.random_agent import RandomAgent
 from agents.runner import play_hand
+from agents.selfplay.checkpoint import new_model, save_checkpoint
+from agents.selfplay.config import run_config
+from agents.selfplay.samples import SampleBatch
 from env.actions import PASS, bid_mask, composer_for
 from env.cards import parse_cards
 from env.errors import IllegalActionError

@@ -18,14 +18,15 @@ import pytest
 from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
-from agents.dmc.checkpoint import load_checkpoint, model_from_checkpoint, new_model, save_checkpoint
-from agents.dmc.config import run_config
-from agents.dmc_agent import DMCAgent
+from agents.bots.random_agent import RandomAgent
+from agents.dmc.agent import DMCAgent
+from agents.dmc.tables import make_tables
 from agents.evaluation.deals import make_deal
 from agents.evaluation.duplicate import Settings
 from agents.evaluation.run import evaluate
-from agents.random_agent import RandomAgent
 from agents.runner import play_hand
+from agents.selfplay.checkpoint import load_checkpoint, model_from_checkpoint, new_model, save_checkpoint
+from agents.selfplay.config import run_config
 from env.game import Hand, Phase
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("ray") is None,
@@ -78,10 +79,11 @@ def local_ray():
 def test_a_killed_actor_is_replaced_and_batches_keep_coming(local_ray):
     import ray
 
-    from agents.dmc.ray_pool import RayActorPool
+    from agents.selfplay.ray_pool import RayActorPool
 
     run = smoke_run_config("train.actors=2")
-    pool = RayActorPool(run, new_model(run), seed_offset=0, backend_cfg={"address": None, "num_cpus": 2})
+    pool = RayActorPool(run, new_model(run), seed_offset=0, backend_cfg={"address": None, "num_cpus": 2},
+                        make_tables=make_tables)
     try:
         assert not pool.owns_ray
         first = None
@@ -113,7 +115,7 @@ def test_evaluation_over_ray_matches_the_local_runner(local_ray, tmp_path):
     checkpoint = save_checkpoint(tmp_path / "model.pt", model=new_model(smoke_run_config(*small)), optimizer=None,
                                  config=smoke_config(*small), counters={"frames": 0})
     pairs = [("greedy", "random"), (str(checkpoint), "greedy")]
-    settings = Settings(seed=0, loader_modules=("agents.dmc_agent",))  # Ray workers register the .pt loader
+    settings = Settings(seed=0)  # Ray workers find the .pt loader in agents.registry.CHECKPOINT_LOADERS
     local = evaluate(pairs, deals, settings, workers=1)
     remote = evaluate(pairs, deals, settings, workers=2, backend="ray")
     assert [[r.games for r in p.deals] for p in remote.pairs] == [[r.games for r in p.deals] for p in local.pairs]

@@ -16,8 +16,8 @@ import torch
 
 from agents.ablation.intervals import sweep_difference, sweep_mean, t_quantile
 from agents.ablation.runs import Problems, Run, group_runs, pick_baseline
-from agents.dmc.checkpoint import load_checkpoint
-from agents.dmc.snapshots import SnapshotKeeper, SnapshotSettings, list_snapshot_files, read_index, thin
+from agents.selfplay.checkpoint import load_checkpoint
+from agents.selfplay.snapshots import SnapshotKeeper, SnapshotSettings, list_snapshot_files, read_index, thin
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = ("model=lstm", "model=mlp")

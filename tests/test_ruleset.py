@@ -14,9 +14,9 @@ import random
 import numpy as np
 import pytest
 
-from agents.expert import ExpertAgent
-from agents.greedy import GreedyAgent
-from agents.random_agent import RandomAgent, random_decision
+from agents.bots.expert import ExpertAgent
+from agents.bots.greedy import GreedyAgent
+from agents.bots.random_agent import RandomAgent, random_decision
 from env.actions import KITTY_PICKS, composer_for
 from env.cards import NUM_KINDS
 from env.encoding import NUM_CARD_PLANES, ObservationEncoder, history_row_size

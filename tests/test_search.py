@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agents.expert import ExpertAgent
-from agents.random_agent import RandomAgent
+from agents.bots.expert import ExpertAgent
+from agents.bots.random_agent import RandomAgent
 from agents.registry import make_agent
 from agents.search import InconsistentViewError, SearchAgent, SearchConfig, World, WorldSampler, world_hand
 from agents.search.candidates import FEW_PLAYS, candidate_plays

@@ -12,14 +12,14 @@ import torch
 from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
-from agents.dmc.actor import SelfPlayTables
-from agents.dmc.checkpoint import CheckpointError, load_checkpoint, new_model, save_checkpoint
-from agents.dmc.config import run_config
+from agents.bots.random_agent import RandomAgent
+from agents.dmc.agent import DMCAgent
 from agents.dmc.learner import SampleBuffer, make_optimizer, train_step
-from agents.dmc_agent import DMCAgent
-from agents.random_agent import RandomAgent
+from agents.dmc.tables import SelfPlayTables
 from agents.registry import make_agent
 from agents.runner import play_hand
+from agents.selfplay.checkpoint import CheckpointError, load_checkpoint, new_model, save_checkpoint
+from agents.selfplay.config import run_config
 from env.game import Hand, Phase
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -190,19 +190,19 @@ def test_corrupt_or_foreign_checkpoints_are_refused(tmp_path):
         load_checkpoint(truncated)
 
 
-def test_registry_loads_pt_checkpoints_without_setup(tmp_path, monkeypatch):
-    import agents.registry as registry
+def test_registry_loads_pt_checkpoints_without_setup(tmp_path):
+    from agents.dmc.agent import load_dmc_agent
+    from agents.registry import checkpoint_loader
 
-    monkeypatch.setattr(registry, "_LOADERS", {})
     with pytest.raises(CheckpointError, match="does not exist"):
         make_agent(str(tmp_path / "missing.pt"))
-    assert ".pt" in registry._LOADERS
+    assert checkpoint_loader("model.pt") is load_dmc_agent
 
 
 def test_export_writes_a_loadable_weights_only_checkpoint_and_card(smoke_run, tmp_path):
     import json
 
-    from agents.dmc.export import export
+    from agents.selfplay.export import export
 
     target = tmp_path / "released.pt"
     card = export(smoke_run / "checkpoints" / "latest.pt", target, {"vs_random": {"level_diff": 0.1}}, "test")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.random_agent import RandomAgent
+from agents.bots.random_agent import RandomAgent
 from env.errors import IllegalActionError
 from env.game import Hand, Phase
 from ui.seats import beats_in_card, best_checkpoint, default_ai, orientation, resolve_seats

@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 import json
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from agents.base import Agent
@@ -34,23 +34,13 @@ def _registry():
         return None
 
 
-def import_loader_modules(modules: Iterable[str]) -> None:
-    """Import modules whose import registers checkpoint loaders (training's ``.pt`` loader)."""
-    registry = _registry()
-    if registry is not None:
-        registry.import_loader_modules(modules)
-        return
-    for module in modules:
-        importlib.import_module(module)
-
-
 def make_seat_agent(name: str, seed: int | None = None) -> Agent:
     """The agent for a bot name or checkpoint path (through the registry when present)."""
     registry = _registry()
     if registry is not None:
         return registry.make_agent(name, seed)
     if name == "random":
-        from agents.random_agent import RandomAgent
+        from agents.bots.random_agent import RandomAgent
 
         return RandomAgent(seed)
     raise ValueError(f"unknown agent {name!r}: only 'random' is available without agents.registry")

@@ -9,5 +9,5 @@ opponents on the same duplicate deals, cached on disk),
 learning curves), :mod:`~agents.ablation.output` (terminal, Markdown, CSV,
 JSON), :mod:`~agents.ablation.figures` (PNG/SVG curves) and
 :mod:`~agents.ablation.hparams` (TensorBoard HParams). The snapshots
-themselves are taken during training by :mod:`agents.dmc.snapshots`.
+themselves are taken during training by :mod:`agents.selfplay.snapshots`.
 """

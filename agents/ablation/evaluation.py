@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from agents.ablation.runs import Problems, Run, Snapshot
-from agents.dmc.checkpoint import CheckpointError, load_checkpoint, model_from_checkpoint
 from agents.evaluation.deals import Deal, load_deals, make_deal
 from agents.evaluation.duplicate import Settings
 from agents.evaluation.run import evaluate
+from agents.selfplay.checkpoint import CheckpointError, load_checkpoint, model_from_checkpoint
 from env.variants import RuleOptions
 
 CACHE_FILE = "report_cache.json"
@@ -207,7 +207,7 @@ def _play(batch: list[_Pending], deals: list[Deal], rules: dict[str, Any], spec:
     """Play the missing (snapshot, opponent) pairs of a batch in one evaluation; store them in the caches."""
     pairs = [(str(item.snapshot.path), o) for item in batch for o in item.opponents]
     owners = [item for item in batch for _ in item.opponents]
-    settings = Settings(seed=spec.seed, rules=tuple(sorted(rules.items())), loader_modules=("agents.dmc_agent",))
+    settings = Settings(seed=spec.seed, rules=tuple(sorted(rules.items())))
     try:
         evaluation = evaluate(pairs, deals, settings, workers=spec.workers, progress=spec.progress,
                               backend=spec.backend, address=spec.address)

@@ -28,8 +28,8 @@ from typing import Any
 
 from omegaconf import OmegaConf
 
-from agents.dmc.checkpoint import CheckpointError, load_checkpoint
-from agents.dmc.snapshots import NAME, list_snapshot_files, read_index
+from agents.selfplay.checkpoint import CheckpointError, load_checkpoint
+from agents.selfplay.snapshots import NAME, list_snapshot_files, read_index
 
 NO_OVERRIDES = "(defaults)"
 

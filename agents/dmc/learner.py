@@ -6,9 +6,9 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.dmc.actor import SampleBatch
-from agents.dmc.config import TrainSettings
-from agents.models import q_and_values
+from agents.dmc.models import q_and_values
+from agents.selfplay.config import TrainSettings
+from agents.selfplay.samples import SampleBatch
 
 
 def make_optimizer(model: nn.Module, settings: TrainSettings) -> torch.optim.Optimizer:

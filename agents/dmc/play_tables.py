@@ -1,6 +1,6 @@
 """Self-play tables in the ``play`` action mode: whole plays, and a rule-bot teacher on some seats.
 
-Like :class:`agents.dmc.actor.SelfPlayTables`, ``M`` environments advance in
+Like :class:`agents.dmc.tables.SelfPlayTables`, ``M`` environments advance in
 lockstep and the learner's decisions of all tables are scored in one forward
 pass. The differences:
 
@@ -12,7 +12,7 @@ pass. The differences:
 * A rule-bot **teacher** may hold seats. At each hand's start a table gives it
   all four seats with probability 1 during the warm start, and afterwards one
   team with probability ``teacher_share`` (see
-  :meth:`agents.dmc.config.TrainSettings.teacher_share_at`). The teacher's
+  :meth:`agents.selfplay.config.TrainSettings.teacher_share_at`). The teacher's
   decisions are samples too: their Monte Carlo return trains Q and V (values
   of the teacher's play to start from), and their candidates with the
   teacher's choice marked feed the imitation loss.
@@ -25,10 +25,11 @@ import random
 import numpy as np
 import torch
 
-from agents.dmc.actor import SampleBatch
-from agents.dmc.config import RunConfig
+from agents.dmc.models import q_values
 from agents.dmc.plays import Candidates, decision_candidates, play_rows
-from agents.models import q_values
+from agents.registry import BOTS
+from agents.selfplay.config import RunConfig
+from agents.selfplay.samples import SampleBatch
 from env.actions import PASS, bid_action
 from env.game import Phase
 from env.shengji_env import AGENTS, raw_env
@@ -39,8 +40,6 @@ class PlayTables:
     """``M`` tables of whole-play self-play stepped in lockstep, some seats held by a teacher."""
 
     def __init__(self, num_tables: int, seed: int, run: RunConfig):
-        from agents.registry import BOTS
-
         self.layout = run.layout
         self.envs = [raw_env(rules=run.rules, layout=run.layout, history_len=run.history_len, reward=run.reward,
                              start=run.start) for _ in range(num_tables)]

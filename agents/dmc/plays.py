@@ -31,9 +31,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from agents.card_tracker import CardTracker
-from agents.expert_play import build_fill, build_shaped
-from agents.heuristics import beats, card_value, play_cost, play_points, trick_state
+from agents.bots.card_tracker import CardTracker
+from agents.bots.expert_play import build_fill, build_shaped
+from agents.bots.heuristics import beats, card_value, play_cost, play_points, trick_state
 from agents.search.candidates import follow_ideas, lead_ideas
 from env.actions import NUM_ACTIONS, bid_mask
 from env.cards import NUM_KINDS, POINTS

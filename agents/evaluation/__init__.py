@@ -1,7 +1,8 @@
 """Duplicate evaluation of agents: fixed deals, swapped teams, intervals over deals, tournaments.
 
 Modules: :mod:`~agents.evaluation.deals` (the saved deal set),
-:mod:`~agents.evaluation.duplicate` (playing a deal twice, in parallel),
+:mod:`~agents.evaluation.duplicate` (playing a deal twice),
+:mod:`~agents.evaluation.workers` and :mod:`~agents.evaluation.ray_runner` (where deals are played),
 :mod:`~agents.evaluation.metrics` and :mod:`~agents.evaluation.stats` (what is
 measured and its 95% interval), :mod:`~agents.evaluation.tournament`
 (round robin and OpenSkill ratings), :mod:`~agents.evaluation.run` (the

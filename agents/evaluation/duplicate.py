@@ -1,4 +1,4 @@
-"""Duplicate play: every deal twice with the teams swapped, over a pool of worker processes.
+"""Duplicate play: every deal twice with the teams swapped (where it runs: :mod:`agents.evaluation.workers`).
 
 Participant A sits on seats {0, 2} in game 0 and on {1, 3} in game 1 of a
 deal; B takes the other seats. The dealer rotates with the deal index (seat
@@ -16,17 +16,13 @@ each game; agents that keep state must clear it there.
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import os
-import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from agents.base import Agent, Decision
 from agents.evaluation.deals import Deal, check_deal
-from agents.interrupts import ignore_sigint, sigint_ignored_while_starting
-from agents.registry import import_loader_modules, is_checkpoint, make_agent, search_prior
+from agents.registry import is_checkpoint, make_agent, search_prior
 from agents.runner import play_hand, play_match
 from env.bidding import Bid
 from env.game import Hand, team_of
@@ -44,7 +40,6 @@ class Settings:
     seed: int = 0
     rules: tuple[tuple[str, object], ...] = ()
     max_match_hands: int = 200
-    loader_modules: tuple[str, ...] = ()
     search: tuple[tuple[str, object], ...] = ()   # options of search participants (conf/search)
 
     def options(self) -> RuleOptions:
@@ -189,52 +184,3 @@ def _match_record(match: Match, a_team: int, options: RuleOptions) -> MatchRecor
     levels = options.levels
     gap = levels.index(match.team_levels[a_team]) - levels.index(match.team_levels[1 - a_team])
     return MatchRecord(a_team, score, match.hands_played, gap)
-
-
-def _init_worker(loader_modules: tuple[str, ...]) -> None:
-    """Set up a worker process: one torch thread, checkpoint loaders registered, Ctrl-C left to the parent.
-
-    The parent catches ``KeyboardInterrupt`` and ends the pool; a worker taking it
-    too would print a traceback each (:mod:`agents.interrupts`).
-    """
-    ignore_sigint()
-    # One worker per core: a checkpoint's torch must not start a thread per core in every worker
-    # (on a loaded 2-core machine that made evaluations of checkpoints many times slower).
-    os.environ["OMP_NUM_THREADS"] = "1"
-    if "torch" in sys.modules:
-        sys.modules["torch"].set_num_threads(1)
-    import_loader_modules(loader_modules)
-
-
-def run_tasks(tasks: Sequence[tuple[int, str, str, Deal, Settings]], workers: int,
-              progress: Callable[[Iterator[DealResult], int], Iterator[DealResult]] | None = None,
-              backend: str = "local", address: str | None = None) -> list[DealResult]:
-    """Play every task (in ``workers`` processes; 1 = in this process), sorted by (pair, deal).
-
-    ``progress`` wraps the result iterator (e.g. a tqdm bar) and is given the total.
-    ``backend="ray"`` plays them on Ray instead (cluster at ``address``, else a
-    local instance of ``workers`` CPUs; :mod:`agents.evaluation.ray_runner`).
-    """
-    if backend == "ray":  # Ray hook (issue 7)
-        from agents.evaluation.ray_runner import run_tasks_ray
-
-        return run_tasks_ray(tasks, workers, progress, address)
-    if backend != "local":
-        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
-    loader_modules = tasks[0][4].loader_modules if tasks else ()
-    if workers <= 1:
-        import_loader_modules(loader_modules)  # in this process, which keeps its Ctrl-C
-        results: Iterator[DealResult] = map(play_deal, tasks)
-        results = progress(results, len(tasks)) if progress else results
-        collected = list(results)
-    else:
-        # spawn, not fork: a forked child of a process that already ran torch (train.py) can deadlock.
-        context = multiprocessing.get_context("spawn")
-        with sigint_ignored_while_starting():
-            pool = context.Pool(workers, initializer=_init_worker, initargs=(loader_modules,))
-        with pool:
-            chunk = max(1, min(8, len(tasks) // (workers * 8)))
-            results = pool.imap_unordered(play_deal, tasks, chunksize=chunk)
-            results = progress(results, len(tasks)) if progress else results
-            collected = list(results)
-    return sorted(collected, key=lambda r: (r.pair, r.deal))

@@ -1,13 +1,13 @@
 """Duplicate evaluation over Ray workers (``evaluate.py backend=ray``).
 
-The same games as :func:`agents.evaluation.duplicate.run_tasks`, spread over a
+The same games as :func:`agents.evaluation.workers.run_tasks`, spread over a
 Ray cluster instead of a local process pool: tasks go out in chunks to Ray
 remote functions, each running :func:`agents.evaluation.duplicate.play_deal`.
 Agents are seeded by deal and seat, never by worker, so the results are
 identical to the local runner's; they are returned sorted by (pair, deal).
 
 :func:`start_ray` (attach to a cluster or start a local instance) is shared
-with the training actors (:mod:`agents.dmc.ray_pool`); this module stays free
+with the training actors (:mod:`agents.selfplay.ray_pool`); this module stays free
 of torch, like the rest of the evaluation package.
 """
 
@@ -19,7 +19,6 @@ import ray
 
 from agents.evaluation.deals import Deal
 from agents.evaluation.duplicate import DealResult, Settings, play_deal
-from agents.registry import import_loader_modules
 
 Task = tuple[int, str, str, Deal, Settings]
 
@@ -42,9 +41,6 @@ def start_ray(address: str | None, num_cpus: int | None) -> bool:
 @ray.remote(num_cpus=1)
 def _play_chunk(tasks: list[Task]) -> list[DealResult]:
     """Play a few tasks in one Ray worker (agents stay cached there between chunks)."""
-    if tasks:
-        # Registers checkpoint loaders; Ray, not Ctrl-C, manages its workers' lives, so SIGINT stays as Ray set it.
-        import_loader_modules(tasks[0][4].loader_modules)
     return [play_deal(task) for task in tasks]
 
 
@@ -55,7 +51,7 @@ def run_tasks_ray(tasks: Sequence[Task], workers: int,
 
     Attaches to the cluster at ``address`` or, without one, starts a local Ray
     instance with ``workers`` CPUs (shut down again afterwards). ``progress``
-    wraps the result iterator as in :func:`~agents.evaluation.duplicate.run_tasks`.
+    wraps the result iterator as in :func:`~agents.evaluation.workers.run_tasks`.
     """
     owns_ray = start_ray(address, workers if not address else None)
     try:

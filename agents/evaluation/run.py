@@ -6,10 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from agents.evaluation.deals import Deal
-from agents.evaluation.duplicate import DealResult, Settings, run_tasks
+from agents.evaluation.duplicate import DealResult, Settings
 from agents.evaluation.metrics import decision_ms, pair_metrics
 from agents.evaluation.stats import Estimate
 from agents.evaluation.tournament import rate
+from agents.evaluation.workers import run_tasks
 
 
 @dataclass
@@ -40,7 +41,7 @@ def evaluate(pairs: Sequence[tuple[str, str]], deals: Sequence[Deal], settings: 
 
     ``tournament`` adds OpenSkill ratings over all the games. Deterministic for
     the settings' seed whatever ``workers`` is. ``backend``/``address``: where the
-    games run (:func:`~agents.evaluation.duplicate.run_tasks`).
+    games run (:func:`~agents.evaluation.workers.run_tasks`).
     """
     if settings.mode not in ("hands", "matches"):
         raise ValueError(f"mode must be 'hands' or 'matches', got {settings.mode!r}")

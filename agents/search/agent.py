@@ -36,6 +36,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from agents.base import Agent
+from agents.bots import BOTS
 from agents.search.candidates import candidate_plays
 from agents.search.worlds import World, WorldSampler, world_hand
 from env.bidding import Bid
@@ -116,9 +117,7 @@ class SearchAgent(Agent):
     def _rollout_agents(self) -> list[Agent]:
         if self.config.rollout == "prior":
             return [self.prior] * 4
-        from agents.registry import make_agent
-
-        return [make_agent(self.config.rollout, seat) for seat in range(4)]
+        return [BOTS[self.config.rollout](seat) for seat in range(4)]
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from agents.card_tracker import CardTracker
-from agents.expert_play import candidates as expert_follows
-from agents.heuristics import beats, card_value, play_cost, play_points, trick_state
+from agents.bots.card_tracker import CardTracker
+from agents.bots.expert_play import candidates as expert_follows
+from agents.bots.heuristics import beats, card_value, play_cost, play_points, trick_state
 from env.cards import POINTS
 from env.combos import decompose_suit
 from env.rules import play_rank

@@ -9,7 +9,7 @@ is consistent with:
 * the seat's own hand, every card played, the hand sizes and the kitty size;
 * the kitty itself, for the dealer who buried it;
 * known voids (a follower who played fewer cards of the led effective suit
-  than were led holds none of it, :class:`~agents.card_tracker.CardTracker`);
+  than were led holds none of it, :class:`~agents.bots.card_tracker.CardTracker`);
 * the cards of the standing bid (亮主): the bidder showed them, so those it has
   not played since are still in its hand (or in the kitty, when the bidder
   is the dealer who may have buried them);
@@ -34,7 +34,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from agents.card_tracker import CardTracker
+from agents.bots.card_tracker import CardTracker
 from env.cards import CARD_NAMES, COPIES_PER_KIND, NUM_KINDS
 from env.game import NUM_PLAYERS, Hand, Phase
 from env.trump import EFFECTIVE_SUIT_NAMES

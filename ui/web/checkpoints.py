@@ -4,7 +4,7 @@ A checkpoint file can run code when loaded, and its absolute path tells a
 stranger about the machine, so the browser never sees or sends a path. It sees
 a :class:`CheckpointChoice` per ``*.pt`` file of the checkpoint folder: a name
 (the file's stem) and a label from the JSON card that
-:mod:`agents.dmc.export` writes next to it (frames trained, strength measured);
+:mod:`agents.selfplay.export` writes next to it (frames trained, strength measured);
 the server maps a chosen name back to the file. Nothing outside the folder can
 be chosen.
 """

@@ -27,7 +27,7 @@ from typing import Any
 
 import torch
 
-from agents.dmc.checkpoint import save_checkpoint
+from agents.selfplay.checkpoint import save_checkpoint
 
 INDEX = "index.json"
 NAME = re.compile(r"^frames_(\d+)\.pt$")

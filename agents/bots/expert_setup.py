@@ -1,7 +1,7 @@
 """The expert bot's decisions before the first trick: the trump bid (亮主/反主) and the kitty (扣底).
 
 Bidding weighs how good each possible trump would be for this hand
-(:func:`agents.heuristics.trump_strength_for`) against the cards dealt so far;
+(:func:`agents.bots.heuristics.trump_strength_for`) against the cards dealt so far;
 the burial searches which plain suits to void and fills the rest with the
 cheapest cards, pricing points and pairs so they stay in hand.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from agents.heuristics import card_value, trump_count_for, trump_strength_for
+from agents.bots.heuristics import card_value, trump_count_for, trump_strength_for
 from env.bidding import Bid
 from env.cards import NUM_KINDS, NUM_SUITS, POINTS, RANKS
 from env.trump import TRUMP

@@ -7,7 +7,7 @@ from typing import Any
 
 import torch
 
-from agents.models import ModelConfig
+from agents.dmc.models import ModelConfig
 from env.variants import RuleOptions
 
 OPTIMIZERS = ("rmsprop", "adam")

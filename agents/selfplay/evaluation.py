@@ -8,11 +8,11 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from agents.dmc.config import RunConfig
 from agents.evaluation.deals import make_deal
 from agents.evaluation.duplicate import Settings
 from agents.evaluation.run import evaluate
 from agents.evaluation.stats import Estimate
+from agents.selfplay.config import RunConfig
 
 EVAL_SEED_OFFSET = 7_777
 
@@ -23,10 +23,7 @@ def evaluate_checkpoint(path: Path, opponents: Sequence[str], num_deals: int, ru
     options = run.rules
     seed = run.seed + EVAL_SEED_OFFSET
     deals = [make_deal(seed, i, options) for i in range(num_deals)]
-    settings = Settings(seed=seed, rules=tuple(sorted(options.to_dict().items())),
-                        loader_modules=("agents.dmc_agent",))
-    import agents.dmc_agent  # noqa: F401  (registers the .pt loader in this process)
-
+    settings = Settings(seed=seed, rules=tuple(sorted(options.to_dict().items())))
     evaluation = evaluate([(str(path), o) for o in opponents], deals, settings, workers=workers)
     return {pair.b: pair.metrics for pair in evaluation.pairs}
 

@@ -1,10 +1,10 @@
 """Release a training checkpoint into ``checkpoints/``: weights only, plus a JSON card.
 
-    python -m agents.dmc.export outputs/train/cpu60/run/checkpoints/latest.pt checkpoints/dmc_cpu60.pt \
+    python -m agents.selfplay.export outputs/train/cpu60/run/checkpoints/latest.pt checkpoints/dmc_cpu60.pt \
         --evaluation outputs/evaluate/.../results.json
 
 The released file is a regular checkpoint without the optimizer state (smaller,
-still loadable by :func:`agents.dmc.checkpoint.load_checkpoint` and by path in
+still loadable by :func:`agents.selfplay.checkpoint.load_checkpoint` and by path in
 ``evaluate.py`` / ``play.py``). The card (same name, ``.json``) records the
 configuration, the counters and, when given, evaluation figures.
 """
@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from agents.dmc.checkpoint import load_checkpoint, model_from_checkpoint, save_checkpoint
+from agents.selfplay.checkpoint import load_checkpoint, model_from_checkpoint, save_checkpoint
 
 
 def export(source: Path, target: Path, evaluation: dict[str, Any] | None = None,

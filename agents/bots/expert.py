@@ -2,14 +2,14 @@
 
 The policy, decision by decision (each rule explained where it is coded):
 
-Bidding and kitty (:mod:`agents.expert_setup`)
+Bidding and kitty (:mod:`agents.bots.expert_setup`)
     Bid by trump count and strength (jokers, level cards, pairs, the ace of the
     suit) relative to the cards dealt so far; strengthen our own single (自保);
     never overturn the partner; overcall the opponents (反主) with a lower bar,
     with a joker pair when no suit is good. Bury to void short plain suits,
     keep points, pairs, aces and trumps.
 
-Card counting (:mod:`agents.card_tracker`)
+Card counting (:mod:`agents.bots.card_tracker`)
     From the public record only: the unseen cards, known voids and known
     "no pairs left" per seat and effective suit.
 
@@ -45,10 +45,10 @@ Everything a decision uses comes from the seat's :class:`~env.view.PlayerView`.
 from __future__ import annotations
 
 from agents.base import Agent
-from agents.card_tracker import CardTracker
-from agents.expert_play import candidates
-from agents.expert_setup import choose_bid, choose_burial
-from agents.heuristics import TrickState, beats, card_value, play_cost, play_points, trick_state
+from agents.bots.card_tracker import CardTracker
+from agents.bots.expert_play import candidates
+from agents.bots.expert_setup import choose_bid, choose_burial
+from agents.bots.heuristics import TrickState, beats, card_value, play_cost, play_points, trick_state
 from env.bidding import Bid
 from env.cards import NUM_KINDS, POINTS
 from env.combos import Component, decompose_suit

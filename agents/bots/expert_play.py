@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from agents.heuristics import card_value
+from agents.bots.heuristics import card_value
 from env.cards import NUM_KINDS, POINTS
 from env.combos import pair_counts
 from env.rules import effective_suit_count

@@ -5,8 +5,8 @@ exactly as the environment does (same masks, same observation encoder, from
 its :class:`PlayerView`), scoring every allowed step with the Q-network. In
 the ``play`` mode it scores the learner's whole-play candidates
 (:func:`agents.dmc.plays.decision_candidates`) in one forward pass per
-decision; bids and kitty picks are card steps in both modes. Importing this module
-registers the ``.pt`` checkpoint loader with :mod:`agents.registry`, so
+decision; bids and kitty picks are card steps in both modes. :func:`load_dmc_agent`
+is the ``.pt`` checkpoint loader of :data:`agents.registry.CHECKPOINT_LOADERS`, so
 ``evaluate.py`` and ``play.py`` accept checkpoint paths as participants.
 """
 
@@ -19,11 +19,11 @@ import numpy as np
 import torch
 
 from agents.base import Agent
-from agents.dmc.checkpoint import load_checkpoint, model_from_checkpoint
-from agents.dmc.config import RunConfig
 from agents.dmc.features import action_table, decision_phase
+from agents.dmc.models import q_values
 from agents.dmc.plays import decision_candidates
-from agents.models import q_values
+from agents.selfplay.checkpoint import load_checkpoint, model_from_checkpoint
+from agents.selfplay.config import RunConfig
 from env.actions import PASS, STOP, PlayComposer, action_bid, bid_mask, composer_for
 from env.bidding import Bid
 from env.encoding import ObservationEncoder, bidding_context
@@ -112,14 +112,6 @@ class DMCAgent(Agent):
 
 
 def load_dmc_agent(path: str, seed: int | None = None) -> DMCAgent:
-    """Registry loader: a greedy agent from a checkpoint path."""
+    """The ``.pt`` loader of :data:`agents.registry.CHECKPOINT_LOADERS`: a greedy agent from a checkpoint path."""
     return DMCAgent.from_checkpoint(path, seed)
 
-
-def _register() -> None:
-    from agents.registry import register_loader
-
-    register_loader(".pt", load_dmc_agent)
-
-
-_register()

@@ -1,9 +1,10 @@
 """Ray actor backend (``actors.backend=ray``): self-play on a Ray cluster.
 
 Each :class:`SelfPlayActor` is a Ray actor (one CPU) holding ``envs_per_actor``
-self-play tables (:func:`agents.dmc.actor.make_tables`) and a CPU copy of
-the model. The learner side, :class:`RayActorPool`, implements the
-:class:`agents.dmc.actor_pool.ActorPool` protocol so ``train.py`` runs the very
+self-play tables (built by the pool's tables factory, e.g.
+:func:`agents.dmc.tables.make_tables`) and a CPU copy of the model. The learner
+side, :class:`RayActorPool`, implements the
+:class:`agents.selfplay.actor_pool.ActorPool` protocol so ``train.py`` runs the very
 same loop, learner and checkpoints as with the local backend:
 
 * weights: :meth:`RayActorPool.publish` puts the state dict in the object store
@@ -16,7 +17,7 @@ same loop, learner and checkpoints as with the local backend:
 * faults: an actor that dies (node lost, process killed, ``ray.kill``) is
   detected when its answer is fetched or by :meth:`RayActorPool.restart_dead`,
   and replaced by a fresh actor with a new seed
-  (:func:`agents.dmc.actor_pool.actor_seed`). Ray's own actor restarts are off
+  (:func:`agents.selfplay.actor_pool.actor_seed`). Ray's own actor restarts are off
   because they would replay the same seed. An exception raised *inside* an
   actor is a bug, not a fault, and is re-raised to stop training.
 
@@ -36,11 +37,11 @@ import ray
 import torch
 from ray.exceptions import ObjectLostError, RayActorError
 
-from agents.dmc.actor import SampleBatch, make_tables
-from agents.dmc.actor_pool import actor_seed
-from agents.dmc.checkpoint import new_model
-from agents.dmc.config import RunConfig
 from agents.evaluation.ray_runner import start_ray
+from agents.selfplay.actor_pool import TablesFactory, actor_seed
+from agents.selfplay.checkpoint import new_model
+from agents.selfplay.config import RunConfig
+from agents.selfplay.samples import SampleBatch
 
 # One request being answered and one queued: the actor starts the next batch at
 # once, and weights are at most one batch staler than with a single request.
@@ -57,7 +58,7 @@ MAX_DEATHS_WITHOUT_BATCH = 3
 class SelfPlayActor:
     """A Ray actor: self-play tables plus a CPU copy of the model, answering requests for batches."""
 
-    def __init__(self, run: RunConfig, seed: int):
+    def __init__(self, run: RunConfig, seed: int, make_tables: TablesFactory):
         torch.set_num_threads(1)  # one core per actor: Ray schedules actors by CPU
         self.run = run
         self.model = new_model(run).eval()
@@ -83,10 +84,12 @@ class SelfPlayActor:
 
 
 class RayActorPool:
-    """The :class:`~agents.dmc.actor_pool.ActorPool` of Ray actors (``actors.backend=ray``)."""
+    """The :class:`~agents.selfplay.actor_pool.ActorPool` of Ray actors (``actors.backend=ray``)."""
 
-    def __init__(self, run: RunConfig, model: torch.nn.Module, seed_offset: int, backend_cfg: dict[str, Any]):
+    def __init__(self, run: RunConfig, model: torch.nn.Module, seed_offset: int, backend_cfg: dict[str, Any],
+                 make_tables: TablesFactory):
         self.run = run
+        self.make_tables = make_tables
         self.seed_offset = seed_offset
         self.owns_ray = start_ray(backend_cfg.get("address"), backend_cfg.get("num_cpus"))
         self.epsilon = run.train.epsilon_start
@@ -112,7 +115,7 @@ class RayActorPool:
         seed = actor_seed(self.run, self.seed_offset, actor_id, self.restarts)
         if self.actors[actor_id] is not None:
             ray.kill(self.actors[actor_id], no_restart=True)  # a half-dead incarnation must not linger
-        self.actors[actor_id] = SelfPlayActor.remote(self.run, seed)
+        self.actors[actor_id] = SelfPlayActor.remote(self.run, seed, self.make_tables)
         self.incarnation[actor_id] += 1
         for _ in range(REQUESTS_PER_ACTOR):
             self._request(actor_id)

@@ -18,9 +18,9 @@ from typing import Any
 import numpy as np
 import torch
 
-from agents.dmc.config import RunConfig, run_config
 from agents.dmc.features import feature_size
-from agents.models import build_model
+from agents.dmc.models import build_model
+from agents.selfplay.config import RunConfig, run_config
 from env.encoding import history_row_size, observation_size
 
 FORMAT = "shengji-zero-dmc"

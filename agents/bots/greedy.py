@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agents.base import Agent
-from agents.heuristics import beats, card_value, lowest_cards, play_cost, play_points, trick_state, trump_count_for
+from agents.bots.heuristics import beats, card_value, lowest_cards, play_cost, play_points, trick_state, trump_count_for
 from env.bidding import Bid
 from env.cards import NUM_KINDS, POINTS, RANKS
 from env.trump import TRUMP

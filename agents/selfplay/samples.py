@@ -1,0 +1,72 @@
+"""Training samples as actors ship them to the learner: one row per decision, plus episode statistics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class SampleBatch:
+    """Training samples (one per decision) and the episode statistics that produced them.
+
+    ``obs``, ``history``, ``actions`` (the chosen action's feature row), ``phase``
+    and ``target`` (the deciding team's final reward) have one row per decision.
+    Decisions taken by a rule-bot teacher (``action_mode=play``) also carry all
+    their candidates for the imitation loss: ``cand_count[i]`` rows of
+    ``cand_rows`` belong to decision ``i`` (0 for the learner's own decisions)
+    and ``cand_positive`` marks the teacher's choices among them.
+    """
+
+    obs: np.ndarray
+    history: np.ndarray
+    actions: np.ndarray
+    phase: np.ndarray
+    target: np.ndarray
+    cand_count: np.ndarray | None = None
+    cand_rows: np.ndarray | None = None
+    cand_positive: np.ndarray | None = None
+    frames: int = 0
+    episodes: int = 0
+    returns: list[float] = field(default_factory=list)
+    throws: tuple[int, int] = (0, 0)
+    spreads: list[float] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.cand_count is None:
+            self.cand_count = np.zeros(len(self.target), dtype=np.int32)
+            self.cand_rows = np.zeros((0, self.actions.shape[1]), dtype=self.actions.dtype)
+            self.cand_positive = np.zeros(0, dtype=bool)
+
+    def __len__(self) -> int:
+        return len(self.target)
+
+    @property
+    def teacher_decisions(self) -> int:
+        """How many of the decisions carry the teacher's candidates."""
+        return int(np.count_nonzero(self.cand_count))
+
+    def split(self, n: int) -> tuple[SampleBatch, SampleBatch]:
+        """The first ``n`` decisions and the rest (statistics stay with neither)."""
+        rows = int(self.cand_count[:n].sum())
+
+        def part(a: slice, b: slice) -> SampleBatch:
+            return SampleBatch(self.obs[a], self.history[a], self.actions[a], self.phase[a], self.target[a],
+                               self.cand_count[a], self.cand_rows[b], self.cand_positive[b])
+
+        return part(slice(None, n), slice(None, rows)), part(slice(n, None), slice(rows, None))
+
+    @staticmethod
+    def concatenate(batches: list[SampleBatch]) -> SampleBatch:
+        """One batch holding the samples and statistics of several."""
+        def cat(name: str) -> np.ndarray:
+            return np.concatenate([getattr(b, name) for b in batches])
+
+        return SampleBatch(
+            obs=cat("obs"), history=cat("history"), actions=cat("actions"), phase=cat("phase"), target=cat("target"),
+            cand_count=cat("cand_count"), cand_rows=cat("cand_rows"), cand_positive=cat("cand_positive"),
+            frames=sum(b.frames for b in batches), episodes=sum(b.episodes for b in batches),
+            returns=[r for b in batches for r in b.returns],
+            throws=(sum(b.throws[0] for b in batches), sum(b.throws[1] for b in batches)),
+            spreads=[x for b in batches for x in b.spreads])
