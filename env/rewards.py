@@ -5,7 +5,9 @@ from __future__ import annotations
 from env.game import HandResult, team_of
 from env.variants import RuleOptions
 
-REWARD_SCHEMES = ("level", "win_loss", "points")
+REWARD_SCHEMES = ("level", "win_loss", "points", "level_points")
+POINTS_WEIGHT = 0.5
+"""Weight of the points margin in ``level_points``: a whole threshold of points is worth half a level."""
 
 
 def hand_level_change(result: HandResult, dealer: int, options: RuleOptions) -> tuple[float, float]:
@@ -35,8 +37,12 @@ def hand_rewards(result: HandResult, dealer: int, options: RuleOptions, scheme: 
     if scheme == "win_loss":
         a, b = hand_level_change(result, dealer, options)
         return (1.0, -1.0) if a > b else (-1.0, 1.0)
-    if scheme == "points":
+    if scheme in ("points", "level_points"):
         margin = (result.defender_points - options.threshold) / options.threshold
         defenders = 1 - team_of(dealer)
-        return (margin, -margin) if defenders == 0 else (-margin, margin)
+        points = (margin, -margin) if defenders == 0 else (-margin, margin)
+        if scheme == "points":
+            return points
+        levels = hand_level_change(result, dealer, options)
+        return tuple(level + POINTS_WEIGHT * p for level, p in zip(levels, points, strict=True))
     raise ValueError(f"unknown reward scheme {scheme!r}: expected one of {REWARD_SCHEMES}")

@@ -40,7 +40,8 @@ first; 73 slots) or ``layout="raw"`` (54 kinds). OBS is 1871 canonical, 1415 raw
 Rewards: zero-sum between teams, paid when the hand ends (``episode="match"``:
 when each hand ends). ``reward="level"`` (default): the team's signed level
 change (dealers holding +1..+3; defenders taking over +1.. with the takeover
-counted); ``"win_loss"``: +1/-1; ``"points"``: defenders' margin over the
+counted); ``"win_loss"``: +1/-1; ``"level_points"``: the level change plus half the
+points margin; ``"points"``: defenders' margin over the
 threshold divided by the threshold.
 
 Options (constructor or ``reset(options=...)``): ``rules`` (a

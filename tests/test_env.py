@@ -18,6 +18,7 @@ from env.cards import DECK_SIZE, TOTAL_POINTS, format_cards, points_of
 from env.encoding import ObservationEncoder, observation_size
 from env.errors import IllegalActionError
 from env.game import Hand, Phase
+from env.rewards import hand_level_change
 from env.shengji_env import AGENTS, env, raw_env
 
 RECORDED = Path(__file__).parent / "data" / "recorded_hand.json"
@@ -82,7 +83,7 @@ def test_rewards_are_zero_sum_by_team():
         assert rewards[0] == -rewards[1] != 0
 
 
-@pytest.mark.parametrize("scheme", ["win_loss", "points"])
+@pytest.mark.parametrize("scheme", ["win_loss", "points", "level_points"])
 def test_reward_schemes(scheme):
     environment = raw_env(reward=scheme)
     environment.reset(seed=5)
@@ -91,12 +92,17 @@ def test_reward_schemes(scheme):
         environment.step(int(rng.choice(np.flatnonzero(environment.action_mask()))))
     result = environment.hand.result
     r0 = environment.rewards["player_0"]
+    defenders = 1 - environment.hand.dealer % 2
+    margin = (result.defender_points - 80) / 80
+    points = margin if defenders == 0 else -margin
     if scheme == "win_loss":
         assert abs(r0) == 1.0
+    elif scheme == "points":
+        assert r0 == pytest.approx(points)
     else:
-        defenders = 1 - environment.hand.dealer % 2
-        margin = (result.defender_points - 80) / 80
-        assert r0 == pytest.approx(margin if defenders == 0 else -margin)
+        levels = hand_level_change(result, environment.hand.dealer, environment.rules)[0]
+        assert r0 == pytest.approx(levels + 0.5 * points)
+        assert environment.rewards["player_1"] == pytest.approx(-r0)
 
 
 def test_illegal_action_raises_and_changes_nothing():
