@@ -135,7 +135,7 @@ def own_kitty(source: Source, seat: int):
     """The kitty the seat buried (dealer only, once buried), else ``None``."""
     if isinstance(source, PlayerView):
         return source.kitty
-    if seat == source.dealer and source.phase in (Phase.PLAY, Phase.DONE):
+    if seat == source.buried_by and source.phase in (Phase.REBID, Phase.PLAY, Phase.DONE):
         return source.kitty
     return None
 

@@ -12,6 +12,15 @@ Everything is deterministic from a seed (or from a given deal). The JSON log
 replays it exactly. A :class:`Match` chains hands: levels, dealer rotation and
 the match end (RULES.md 8).
 
+The two options of RULES.md 9 add decision points. ``tribute``: in a tribute
+hand (a :class:`Match` makes one after a 大光) each defender gives its highest
+card by the tribute order (``give_tribute``, ``Phase.TRIBUTE``) and the dealer
+returns one card to each giver (``return_tribute``, ``Phase.TRIBUTE_RETURN``),
+after the bidding and before the kitty. ``chaodipi``: after every burial a
+re-bidding round runs (``rebid`` / ``pass_rebid``, ``Phase.REBID``); a bid takes
+up the kitty and buries it again (``Phase.KITTY``, by the bidder). A seat
+without a legal re-bid passes without being asked (as in the deal's bidding).
+
 Every rule question is the hand's :class:`~env.ruleset.RuleSet`'s to answer
 (``hand.ruleset``), and so is the deal layout: how many cards each seat is
 dealt, the kitty size, the number of tricks.
@@ -46,7 +55,10 @@ class Phase(StrEnum):
 
     DEAL = "deal"            # dealing, with bidding decision points
     FINAL_BID = "final_bid"  # one more bidding round after the deal
-    KITTY = "kitty"          # the dealer buries the kitty
+    TRIBUTE = "tribute"      # a tribute hand: the defenders give their highest card (RULES.md 9)
+    TRIBUTE_RETURN = "tribute_return"  # the dealer returns one card to each giver
+    KITTY = "kitty"          # the dealer (or a 炒地皮 bidder) buries the kitty
+    REBID = "rebid"          # 炒地皮: re-bidding for the kitty after the burial (RULES.md 9)
     PLAY = "play"            # the tricks
     DONE = "done"            # scored
 
@@ -91,7 +103,7 @@ class Hand:
     """
 
     def __init__(self, options: RuleSet | RuleOptions | None, level: str, dealer: int | None,
-                 team_levels: tuple[str, str]):
+                 team_levels: tuple[str, str], tribute: bool = False):
         self.ruleset = ruleset = as_ruleset(options)
         self.options = ruleset.options
         self.num_players = num_players = ruleset.layout.players
@@ -128,12 +140,28 @@ class Hand:
         self._pending: deque[int] = deque()
         self._final_order: list[int] = []
         self._bid_kinds = ruleset.bid_kinds(self.level_rank)
+        # RULES.md 9: the tribute and 炒地皮 (public unless said otherwise).
+        if tribute and not ruleset.tribute:
+            raise ValueError("a tribute hand needs the rule option tribute=true")
+        if tribute and dealer is None:
+            raise ValueError("a tribute hand needs a dealer (it follows a hand of the match)")
+        self.tribute_hand = tribute
+        self.tribute_cards: list[tuple[int, int]] = []      # (giver, kind), in giving order
+        self.returned_cards: list[tuple[int, int]] = []     # (giver, kind): the dealer and the giver only
+        self._givers: list[int] = []
+        self.buried_by: int | None = None                   # who buried the kitty last
+        self.rebids: list[tuple[int, Bid | None]] = []       # 炒地皮: (seat, bid or None for a pass)
+        self.rebid_passes = 0                                # passes in a row in the 炒地皮 phase
+        self._rebid_seat = 0                                 # the next seat to have a turn
 
     # ------------------------------------------------------------------ creation
     @classmethod
     def new(cls, seed: int, options: RuleSet | RuleOptions | None = None, *, level: str | None = None,
-            dealer: int | None = None, team_levels: tuple[str, str] | None = None) -> Hand:
-        """A hand dealt from a seeded shuffle; ``dealer=None`` is a first hand (抢庄)."""
+            dealer: int | None = None, team_levels: tuple[str, str] | None = None, tribute: bool = False) -> Hand:
+        """A hand dealt from a seeded shuffle; ``dealer=None`` is a first hand (抢庄).
+
+        ``tribute``: a tribute hand (RULES.md 9; needs the ``tribute`` option and a dealer).
+        """
         ruleset = as_ruleset(options)
         levels = ruleset.levels
         level = level or levels[0]
@@ -141,10 +169,12 @@ class Hand:
             raise ValueError(f"level {level!r} is not in the level sequence {levels}")
         if dealer is not None and dealer not in range(ruleset.layout.players):
             raise ValueError(f"dealer must be a seat 0..{ruleset.layout.players - 1} or None, got {dealer!r}")
-        hand = cls(ruleset, level, dealer, team_levels or (level, level))
+        hand = cls(ruleset, level, dealer, team_levels or (level, level), tribute)
         hand._rng = random.Random(seed)
         hand._setup = {"mode": "seed", "seed": seed, "level": level, "dealer": dealer,
                        "team_levels": list(hand.team_levels)}
+        if tribute:
+            hand._setup["tribute"] = True
         hand._start_seat = dealer if dealer is not None else 0
         hand._shuffle()
         hand._advance()
@@ -187,6 +217,7 @@ class Hand:
             hand.hand_sizes[seat] = len(cards)
         hand.kitty = list(kitty_kinds)
         if buried:
+            hand.buried_by = dealer
             hand._start_play()
         else:
             hand._start_kitty()
@@ -224,6 +255,7 @@ class Hand:
         hand.hands = [list(h) for h in hands]
         hand.hand_sizes = [sum(h) for h in hands]
         hand.kitty = sorted(kitty)
+        hand.buried_by = dealer
         hand.played = [list(p) for p in played]
         hand.tricks = list(tricks)
         for trick in tricks:
@@ -249,7 +281,7 @@ class Hand:
         team_levels = tuple(setup["team_levels"])
         if setup["mode"] == "seed":
             hand = cls.new(setup["seed"], ruleset, level=setup["level"], dealer=setup["dealer"],
-                           team_levels=team_levels)
+                           team_levels=team_levels, tribute=setup.get("tribute", False))
         else:
             hand = cls.from_deal(setup["hands"], setup["kitty"], level=setup["level"], dealer=setup["dealer"],
                                  trump=setup["trump"], options=ruleset, buried=setup["buried"],
@@ -266,12 +298,22 @@ class Hand:
 
     def act(self, seat: int, decision) -> None:
         """Apply an agent's decision for ``seat`` by phase: a Bid or ``None`` (pass) while
-        bidding, the cards to bury, or the cards to play."""
+        bidding or re-bidding, the cards to bury, one card (or a one-card list) to give or
+        return as tribute, or the cards to play."""
         if self.phase in (Phase.DEAL, Phase.FINAL_BID):
             if decision is None:
                 self.pass_bid(seat)
             else:
                 self.bid(seat, decision)
+        elif self.phase == Phase.REBID:
+            if decision is None:
+                self.pass_rebid(seat)
+            else:
+                self.rebid(seat, decision)
+        elif self.phase == Phase.TRIBUTE:
+            self.give_tribute(seat, decision)
+        elif self.phase == Phase.TRIBUTE_RETURN:
+            self.return_tribute(seat, decision)
         elif self.phase == Phase.KITTY:
             self.bury(seat, list(decision))
         else:
@@ -286,6 +328,14 @@ class Hand:
             self.bid(seat, Bid(decision["strength"], decision["suit"]))
         elif action == "bury":
             self.bury(seat, decision["cards"])
+        elif action == "rebid":
+            self.rebid(seat, Bid(decision["strength"], decision["suit"]))
+        elif action == "rebid_pass":
+            self.pass_rebid(seat)
+        elif action == "tribute":
+            self.give_tribute(seat, decision["cards"])
+        elif action == "return":
+            self.return_tribute(seat, decision["cards"])
         elif action == "play":
             self.play(seat, decision["cards"])
         else:
@@ -399,19 +449,104 @@ class Hand:
         self.ctx = rules.trump_context(self.level, trump, jokers_only)
         self.kitty = self._deck[layout.dealt_cards:]
         self.events.append({"type": "trump", "trump": trump, "jokers_only": jokers_only, "dealer": self.dealer})
-        self._start_kitty()
+        if self.tribute_hand:
+            self._start_tribute()
+        else:
+            self._start_kitty()
+
+    # ------------------------------------------------------------------ tribute (RULES.md 9)
+    def _start_tribute(self) -> None:
+        players = self.num_players
+        self._givers = [(self.dealer + i) % players for i in range(1, players) if i % 2]
+        self.phase = Phase.TRIBUTE
+        self.current_player = self._givers[0]
+
+    def tribute_options(self, seat: int | None = None) -> list[int]:
+        """The kinds ``seat`` (default: the player to act) may give as tribute now: its highest by the tribute order."""
+        seat = self.current_player if seat is None else seat
+        if self.phase != Phase.TRIBUTE or seat != self.current_player:
+            return []
+        return self.ruleset.tribute_choices(self.hands[seat], self.level_rank)
+
+    def return_options(self, seat: int | None = None) -> list[int]:
+        """The kinds the dealer may return now: any it holds, but not a tribute card."""
+        seat = self.current_player if seat is None else seat
+        if self.phase != Phase.TRIBUTE_RETURN or seat != self.current_player:
+            return []
+        locked = counts_of([k for _, k in self.tribute_cards])
+        return [k for k in range(NUM_KINDS) if self.hands[seat][k] > locked[k]]
+
+    def return_to(self) -> int | None:
+        """The giver the dealer returns a card to next (``None`` outside the return)."""
+        if self.phase != Phase.TRIBUTE_RETURN:
+            return None
+        return self._givers[len(self.returned_cards)]
+
+    def _one_card(self, cards, what: str) -> int:
+        if isinstance(cards, int | str):
+            cards = [cards]
+        try:
+            kinds = parse_cards(cards)
+        except (TypeError, ValueError) as exc:
+            raise IllegalActionError(f"{what}: {exc}") from None
+        if len(kinds) != 1:
+            raise IllegalActionError(f"{what} is exactly one card, got {len(kinds)}")
+        return kinds[0]
+
+    def give_tribute(self, seat: int, card) -> None:
+        """A defender of a tribute hand gives its highest card by the tribute order to the dealer."""
+        self._check_turn(seat, (Phase.TRIBUTE,), "give a tribute card")
+        kind = self._one_card(card, "a tribute")
+        options = self.tribute_options(seat)
+        if kind not in options:
+            held = "not in hand" if not self.hands[seat][kind] else "not the giver's highest card"
+            raise IllegalActionError(f"seat {seat} cannot give {CARD_NAMES[kind]} as tribute: {held} "
+                                     f"(options: {' '.join(CARD_NAMES[k] for k in options)})")
+        self.hands[seat][kind] -= 1
+        self.hand_sizes[seat] -= 1
+        self.hands[self.dealer][kind] += 1
+        self.hand_sizes[self.dealer] += 1
+        self.tribute_cards.append((seat, kind))
+        self.decisions.append({"seat": seat, "action": "tribute", "cards": [CARD_NAMES[kind]]})
+        self.events.append({"type": "tribute", "seat": seat, "card": CARD_NAMES[kind], "to": self.dealer})
+        if len(self.tribute_cards) < len(self._givers):
+            self.current_player = self._givers[len(self.tribute_cards)]
+        else:
+            self.phase = Phase.TRIBUTE_RETURN
+            self.current_player = self.dealer
+
+    def return_tribute(self, seat: int, card) -> None:
+        """The dealer returns one card, not a tribute card, to the next giver (in giving order)."""
+        self._check_turn(seat, (Phase.TRIBUTE_RETURN,), "return a card")
+        kind = self._one_card(card, "a returned card")
+        if kind not in self.return_options(seat):
+            if any(k == kind for _, k in self.tribute_cards) and self.hands[seat][kind]:
+                raise IllegalActionError(f"the dealer cannot return {CARD_NAMES[kind]}: it is a tribute card")
+            raise IllegalActionError(f"the dealer cannot return {CARD_NAMES[kind]}: not in hand")
+        giver = self.return_to()
+        self.hands[seat][kind] -= 1
+        self.hand_sizes[seat] -= 1
+        self.hands[giver][kind] += 1
+        self.hand_sizes[giver] += 1
+        self.returned_cards.append((giver, kind))
+        self.decisions.append({"seat": seat, "action": "return", "cards": [CARD_NAMES[kind]]})
+        self.events.append({"type": "tribute_return", "seat": seat, "to": giver})
+        if len(self.returned_cards) == len(self._givers):
+            self._start_kitty()
 
     # ------------------------------------------------------------------ kitty
-    def _start_kitty(self) -> None:
+    def _start_kitty(self, seat: int | None = None) -> None:
+        """``seat`` (default: the dealer) takes up the kitty to bury it."""
+        seat = self.dealer if seat is None else seat
         self.phase = Phase.KITTY
         for k in self.kitty:
-            self.hands[self.dealer][k] += 1
-        self.hand_sizes[self.dealer] += len(self.kitty)
+            self.hands[seat][k] += 1
+        self.hand_sizes[seat] += len(self.kitty)
         self.kitty = []
-        self.current_player = self.dealer
+        self.current_player = seat
 
     def bury(self, seat: int, cards) -> None:
-        """The dealer buries the kitty's number of cards as the new kitty (扣底)."""
+        """The dealer (or a 炒地皮 bidder) buries the kitty's number of cards as the new kitty (扣底)."""
         self._check_turn(seat, (Phase.KITTY,), "bury the kitty")
         kinds = parse_cards(cards)
         kitty_size = self.ruleset.layout.kitty_size
@@ -427,7 +562,70 @@ class Hand:
         self.kitty = sorted(kinds)
         self.decisions.append({"seat": seat, "action": "bury", "cards": card_list(kinds)})
         self.events.append({"type": "bury", "seat": seat})
+        self.buried_by = seat
+        if self.ruleset.chaodipi:
+            self.phase = Phase.REBID
+            self.rebid_passes = 0
+            self._rebid_seat = (seat + 1) % self.num_players
+            self._advance_rebid()
+        else:
+            self._start_play()
+
+    # ------------------------------------------------------------------ 炒地皮 (RULES.md 9)
+    def rebid_options(self, seat: int | None = None) -> list[Bid]:
+        """The 炒地皮 bids ``seat`` (default: the player to act) could make now (strictly stronger;
+        the standing bidder only reinforces)."""
+        seat = self.current_player if seat is None else seat
+        if seat is None or self.phase != Phase.REBID:
+            return []
+        return self.ruleset.available_bids(self.hands[seat], self.level_rank, seat, self.standing)
+
+    def _advance_rebid(self) -> None:
+        """Seats without a legal bid pass on their own; stop at one who has a choice, or end the phase."""
+        players = self.num_players
+        while self.rebid_passes < players:
+            seat = self._rebid_seat
+            if self.ruleset.available_bids(self.hands[seat], self.level_rank, seat, self.standing):
+                self.current_player = seat
+                return
+            self._record_rebid_pass(seat)
         self._start_play()
+
+    def _record_rebid_pass(self, seat: int) -> None:
+        self.rebids.append((seat, None))
+        self.rebid_passes += 1
+        self._rebid_seat = (seat + 1) % self.num_players
+        self.events.append({"type": "rebid_pass", "seat": seat})
+
+    def rebid(self, seat: int, bid: Bid) -> None:
+        """A 炒地皮 bid: the trump changes, and the bidder takes up the kitty to bury it again."""
+        self._check_turn(seat, (Phase.REBID,), "re-bid")
+        try:
+            bid = Bid(*bid)
+        except TypeError:
+            raise IllegalActionError(f"a bid is (strength, suit), got {bid!r}") from None
+        options = self.rebid_options(seat)
+        if bid not in options:
+            raise IllegalActionError(f"seat {seat} cannot re-bid {bid} now: a 炒地皮 bid must be strictly "
+                                     f"stronger than the standing one, and its bidder may only reinforce "
+                                     f"(options: {', '.join(map(str, options)) or 'none'})")
+        self.standing = StandingBid(seat, bid)
+        trump, jokers_only = self.ruleset.trump_of_bid(bid)
+        self.ctx = self.ruleset.trump_context(self.level, trump, jokers_only)
+        self.rebids.append((seat, bid))
+        self.rebid_passes = 0
+        self.decisions.append({"seat": seat, "action": "rebid", "strength": bid.strength, "suit": bid.suit})
+        self.events.append({"type": "rebid", "seat": seat, "bid": str(bid),
+                            "cards": card_list(bid.cards(self.level_rank))})
+        self.events.append({"type": "trump", "trump": trump, "jokers_only": jokers_only, "dealer": self.dealer})
+        self._start_kitty(seat)
+
+    def pass_rebid(self, seat: int) -> None:
+        """Decline to bid on a 炒地皮 turn."""
+        self._check_turn(seat, (Phase.REBID,), "pass")
+        self.decisions.append({"seat": seat, "action": "rebid_pass"})
+        self._record_rebid_pass(seat)
+        self._advance_rebid()
 
     # ------------------------------------------------------------------ play
     def _start_play(self) -> None:

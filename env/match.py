@@ -15,7 +15,8 @@ class Match:
     Deterministic from ``seed``: hand ``i`` is dealt with seed ``seed * 1000 + i``.
     ``options`` is the :class:`~env.ruleset.RuleSet` (or the standard game's
     :class:`~env.variants.RuleOptions`); it decides the levels, the next dealer
-    and the match end.
+    and the match end. With the ``tribute`` option, a hand in which the dealers
+    held with P <= 0 (大光) makes the next hand a tribute hand (RULES.md 9).
     """
 
     def __init__(self, seed: int, options: RuleSet | RuleOptions | None = None, max_hands: int = 1000):
@@ -29,6 +30,7 @@ class Match:
         self.max_hands = max_hands
         self.winner: int | None = None
         self.history: list[dict[str, Any]] = []
+        self.tribute_next = False
 
     def new_hand(self) -> Hand:
         """Deal the next hand at the dealer team's level."""
@@ -38,7 +40,7 @@ class Match:
             raise RuntimeError(f"the match reached its limit of {self.max_hands} hands")
         level = self.team_levels[team_of(self.dealer)] if self.dealer is not None else self.ruleset.levels[0]
         return Hand.new(self.seed * 1000 + self.hands_played, self.ruleset, level=level, dealer=self.dealer,
-                        team_levels=(self.team_levels[0], self.team_levels[1]))
+                        team_levels=(self.team_levels[0], self.team_levels[1]), tribute=self.tribute_next)
 
     def record(self, hand: Hand) -> HandResult:
         """Apply a finished hand: levels, next dealer, match end."""
@@ -55,6 +57,7 @@ class Match:
         if winner is not None:
             self.winner = winner
         self.dealer = result.next_dealer
+        self.tribute_next = self.ruleset.tribute and dealers_held and result.defender_points <= 0
         self.hands_played += 1
         self.history.append({"dealer": hand.dealer, "level": hand.level, "winner": result.winner,
                              "levels": result.levels, "defender_points": result.defender_points,

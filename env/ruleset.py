@@ -138,6 +138,21 @@ class RuleSet(ABC):
     def trump_of_turned_card(self, kind: int) -> str | None:
         """The trump suit fixed by a kitty card turned when nobody bid."""
 
+    # ---------------------------------------------------------------- variants of the deal (RULES.md 9)
+    @property
+    def chaodipi(self) -> bool:
+        """True when a 炒地皮 re-bidding round follows every burial (off unless a rule set has it)."""
+        return False
+
+    @property
+    def tribute(self) -> bool:
+        """True when a 大光 hand makes the next hand a tribute hand (off unless a rule set has it)."""
+        return False
+
+    def tribute_choices(self, counts: Sequence[int], level_rank: int) -> list[int]:
+        """The kinds a tribute giver with these cards may give: its highest by the tribute order."""
+        raise NotImplementedError(f"the {self.name} rule set has no tribute")
+
     # ---------------------------------------------------------------- play
     @abstractmethod
     def lead_error(self, ctx: TrumpContext, hand: Sequence[int], play: Sequence[int]) -> str | None:
@@ -272,6 +287,21 @@ class StandardRules(RuleSet):
     def throw_penalty(self, cards_taken_back: int) -> int:
         return self.options.throw_penalty * cards_taken_back
 
+    @property
+    def chaodipi(self) -> bool:
+        return self.options.chaodipi
+
+    @property
+    def tribute(self) -> bool:
+        return self.options.tribute
+
+    def tribute_choices(self, counts: Sequence[int], level_rank: int) -> list[int]:
+        held = [k for k in range(NUM_KINDS) if counts[k]]
+        if not held:
+            return []
+        top = max(tribute_place(k, level_rank, self.options.constant_twos) for k in held)
+        return [k for k in held if tribute_place(k, level_rank, self.options.constant_twos) == top]
+
     def kitty_multiplier(self, last_lead: Lead) -> int:
         return kitty_multiplier_of(last_lead.components, self.options.kitty_multiplier)
 
@@ -292,6 +322,21 @@ class StandardRules(RuleSet):
 _BID_KINDS = tuple(frozenset(k for k in range(NUM_KINDS) if k >= LITTLE_JOKER or k % NUM_RANKS == rank)
                    for rank in range(NUM_RANKS))
 """By level rank: the jokers and the level cards, the only cards a bid is shown with."""
+
+
+def tribute_place(kind: int, level_rank: int, constant_twos: bool = False) -> int:
+    """Place of a kind in the suit-blind tribute order of RULES.md 9 (higher gives first):
+    ``BJ`` > ``LJ`` > level rank > [2s with ``constant_twos``] > A > K > ... > 2."""
+    if kind == BIG_JOKER:
+        return NUM_RANKS + 3
+    if kind == LITTLE_JOKER:
+        return NUM_RANKS + 2
+    rank = kind % NUM_RANKS
+    if rank == level_rank:
+        return NUM_RANKS + 1
+    if constant_twos and rank == 0:
+        return NUM_RANKS
+    return rank
 
 
 RULESETS: dict[str, type[RuleSet]] = {"standard": StandardRules}

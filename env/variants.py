@@ -23,6 +23,9 @@ _CHOICES = {
     "win": ("defend_A", "reach_A"),
 }
 
+_OFF_BY_DEFAULT = ("chaodipi", "tribute")
+"""Options written by :meth:`RuleOptions.to_dict` only when on (added after logs were recorded)."""
+
 
 def normalize_rank(rank: str | int) -> str:
     """Normalize a level rank given as ``"2"``..``"A"``, ``"10"`` or an int 2..10."""
@@ -51,6 +54,12 @@ class RuleOptions:
         threshold: defender points needed to take over.
         step: points per level step of the scoring table.
         win: ``"defend_A"`` (hold as dealers at A) or ``"reach_A"`` (reach A).
+        chaodipi: 炒地皮, a re-bidding round for the kitty after the burial (RULES.md 9).
+        tribute: 进贡, a hand after a 大光 (dealers held with P <= 0) starts with a tribute
+            of each defender's highest card to the dealer (RULES.md 9).
+
+    The two options of RULES.md 9 are left out of :meth:`to_dict` while off, so
+    the standard game's options (and the logs that hold them) read as before.
     """
 
     constant_twos: bool = False
@@ -64,6 +73,8 @@ class RuleOptions:
     threshold: int = 80
     step: int = 40
     win: str = "defend_A"
+    chaodipi: bool = False
+    tribute: bool = False
     levels: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -71,7 +82,7 @@ class RuleOptions:
             value = getattr(self, name)
             if value not in allowed:
                 raise ValueError(f"rule option {name}={value!r} is not one of {allowed}")
-        for name in ("constant_twos", "tractor_skips_level"):
+        for name in ("constant_twos", "tractor_skips_level", "chaodipi", "tribute"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"rule option {name} must be a bool, got {getattr(self, name)!r}")
         for name in ("throw_penalty", "threshold", "step"):
@@ -106,6 +117,9 @@ class RuleOptions:
         """Plain dict of the options (JSON-serialisable)."""
         data = asdict(self)
         data.pop("levels", None)
+        for name in _OFF_BY_DEFAULT:
+            if not data[name]:
+                del data[name]
         if data["level_sequence"] is not None:
             data["level_sequence"] = list(data["level_sequence"])
         return data

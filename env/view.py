@@ -44,6 +44,13 @@ class PlayerView:
         lead: the current trick's analysed lead (``None`` before the lead).
         defender_points: the defenders' points so far (public).
         failed_throws: public record of failed throws: (seat, attempted kinds).
+        buried_by: who buried the kitty last (public; ``None`` before the first burial).
+        rebids: the 炒地皮 phase's public record: (seat, bid, or ``None`` for a pass).
+        tribute_cards: the public tribute cards: (giver, kind).
+        returned_cards: the returned cards the viewer knows: all of them for the
+            dealer, the one it received for a giver, none for the others.
+        tribute_options: the kinds the viewer may give (tribute) or return now.
+        return_to: the giver the dealer returns a card to now (``None`` otherwise).
     """
 
     seat: int
@@ -67,6 +74,12 @@ class PlayerView:
     lead: Lead | None
     defender_points: int
     failed_throws: tuple[tuple[int, tuple[int, ...]], ...]
+    buried_by: int | None = None
+    rebids: tuple[tuple[int, Bid | None], ...] = ()
+    tribute_cards: tuple[tuple[int, int], ...] = ()
+    returned_cards: tuple[tuple[int, int], ...] = ()
+    tribute_options: tuple[int, ...] = ()
+    return_to: int | None = None
 
     @property
     def current_player(self) -> int | None:
@@ -118,6 +131,20 @@ class PlayerView:
 def view_of(hand: Hand, seat: int) -> PlayerView:
     """The view of ``hand`` from ``seat``."""
     bidding = hand.phase in (Phase.DEAL, Phase.FINAL_BID)
+    acting = hand.current_player == seat
+    if bidding and acting:
+        bid_options = tuple(hand.bid_options(seat))
+    elif hand.phase == Phase.REBID and acting:
+        bid_options = tuple(hand.rebid_options(seat))
+    else:
+        bid_options = ()
+    if hand.phase == Phase.TRIBUTE and acting:
+        card_options = tuple(hand.tribute_options(seat))
+    elif hand.phase == Phase.TRIBUTE_RETURN and acting:
+        card_options = tuple(hand.return_options(seat))
+    else:
+        card_options = ()
+    sees_kitty = seat == hand.buried_by and hand.phase in (Phase.REBID, Phase.PLAY, Phase.DONE)
     return PlayerView(
         seat=seat,
         phase=hand.phase,
@@ -131,8 +158,8 @@ def view_of(hand: Hand, seat: int) -> PlayerView:
         standing_bid=hand.standing,
         hand=tuple(hand.hands[seat]),
         hand_sizes=tuple(hand.hand_sizes),
-        bid_options=tuple(hand.bid_options(seat)) if bidding and hand.current_player == seat else (),
-        kitty=tuple(hand.kitty) if seat == hand.dealer and hand.phase in (Phase.PLAY, Phase.DONE) else None,
+        bid_options=bid_options,
+        kitty=tuple(hand.kitty) if sees_kitty else None,
         played=tuple(tuple(p) for p in hand.played),
         tricks=tuple(hand.tricks),
         leader=hand.leader,
@@ -140,5 +167,11 @@ def view_of(hand: Hand, seat: int) -> PlayerView:
         lead=hand.lead,
         defender_points=hand.defender_points,
         failed_throws=tuple(hand.failed_throws),
+        buried_by=hand.buried_by,
+        rebids=tuple(hand.rebids),
+        tribute_cards=tuple(hand.tribute_cards),
+        returned_cards=tuple((g, k) for g, k in hand.returned_cards if seat in (g, hand.dealer)),
+        tribute_options=card_options,
+        return_to=hand.return_to(),
     )
 
