@@ -8,7 +8,14 @@ it returns depends on the phase:
   from ``view.bid_options``, or ``None`` to pass;
 * ``Phase.KITTY``: the kinds to bury (``view.ruleset.layout.kitty_size`` of them);
 * ``Phase.PLAY``: a whole play, a tuple of kinds (the environment applies it
-  card by card when needed).
+  card by card when needed);
+* the decisions of RULES.md 9 (options ``chaodipi`` and ``tribute``):
+  ``Phase.REBID``, a 炒地皮 bid from ``view.bid_options`` or ``None``
+  (:meth:`Agent.rebid`, by default the agent's :meth:`Agent.bid`);
+  ``Phase.TRIBUTE``, the kind to give from ``view.tribute_options``
+  (:meth:`Agent.give_tribute`); ``Phase.TRIBUTE_RETURN``, the kind to return
+  from ``view.tribute_options`` (:meth:`Agent.return_card`). A 炒地皮 bidder's
+  burial is ``Phase.KITTY`` as the dealer's.
 """
 
 from __future__ import annotations
@@ -17,9 +24,10 @@ from abc import ABC, abstractmethod
 
 from env.bidding import Bid
 from env.game import Phase
+from env.trump import TRUMP
 from env.view import PlayerView
 
-Decision = Bid | None | tuple[int, ...] | list[int]
+Decision = Bid | None | tuple[int, ...] | list[int] | int
 
 
 class Agent(ABC):
@@ -28,13 +36,19 @@ class Agent(ABC):
     name: str = "agent"
 
     def act(self, view: PlayerView) -> Decision:
-        """Dispatch on the phase to :meth:`bid`, :meth:`bury` or :meth:`play`."""
+        """Dispatch on the phase to :meth:`bid`, :meth:`bury`, :meth:`play`, or a RULES.md 9 decision."""
         if view.phase in (Phase.DEAL, Phase.FINAL_BID):
             return self.bid(view)
         if view.phase == Phase.KITTY:
             return self.bury(view)
         if view.phase == Phase.PLAY:
             return self.play(view)
+        if view.phase == Phase.REBID:
+            return self.rebid(view)
+        if view.phase == Phase.TRIBUTE:
+            return self.give_tribute(view)
+        if view.phase == Phase.TRIBUTE_RETURN:
+            return self.return_card(view)
         raise ValueError(f"no decision to take in phase {view.phase}")
 
     @abstractmethod
@@ -49,5 +63,23 @@ class Agent(ABC):
     def play(self, view: PlayerView) -> tuple[int, ...]:
         """A legal lead attempt or follow (a tuple of kinds)."""
 
+    def rebid(self, view: PlayerView) -> Bid | None:
+        """A 炒地皮 bid from ``view.bid_options``, or ``None`` to pass; by default as in the deal."""
+        return self.bid(view)
+
+    def give_tribute(self, view: PlayerView) -> int:
+        """The tribute card among ``view.tribute_options`` (all of equal place): by default the least valued."""
+        return least_valued(view, view.tribute_options)
+
+    def return_card(self, view: PlayerView) -> int:
+        """The card returned to ``view.return_to`` among ``view.tribute_options``: by default the least valued."""
+        return least_valued(view, view.tribute_options)
+
     def reset(self, seed: int | None = None) -> None:  # noqa: B027 - optional hook
         """Called before each hand; stateful agents reseed or clear memory here."""
+
+
+def least_valued(view: PlayerView, kinds) -> int:
+    """The kind of ``kinds`` worth least in the hand's trump: plain before trump, then the lowest in its suit."""
+    ctx = view.ctx
+    return min(kinds, key=lambda k: (ctx.suit[k] == TRUMP, ctx.order[k], k))

@@ -20,6 +20,10 @@ holds (8 in the standard game). The mask allows an action iff some legal
 completion exists, so every sequence of masked actions ends in a legal play and
 every legal play is reachable. :func:`composer_for` sets up the composer of
 whatever card decision a hand (or a seat's view) is at.
+
+The decisions of RULES.md 9 use the same table: a 炒地皮 turn is PASS or a bid
+(:func:`bid_mask`), a tribute card and a returned card are one card pick each
+(:func:`card_mask`), and a 炒地皮 bidder's burial is a kitty burial.
 """
 
 from __future__ import annotations
@@ -67,6 +71,14 @@ def action_name(action: int) -> str:
     if FIRST_BID <= action < NUM_ACTIONS:
         return f"bid {action_bid(action)}"
     raise ValueError(f"action {action} out of range 0..{NUM_ACTIONS - 1}")
+
+
+def card_mask(kinds: Sequence[int]) -> np.ndarray:
+    """Mask of a one-card decision (a tribute card or a returned card, RULES.md 9): these kinds."""
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    for k in kinds:
+        mask[k] = 1
+    return mask
 
 
 def bid_mask(options: Sequence[Bid]) -> np.ndarray:

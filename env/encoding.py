@@ -20,6 +20,13 @@ The deal layout comes from the hand's rule set (:mod:`env.ruleset`): the
 history holds its number of tricks by default, and the counts of the scalar
 features (picks left at the burial, lead length, trick number, hand sizes,
 deal progress) are scaled by its kitty size, hand size and number of tricks.
+
+With a variant of RULES.md 9 on (``chaodipi`` or ``tribute``), the vector
+ends with a block (see :func:`observation_size`): two card sets, the public
+tribute cards and the returned cards the seat knows, then
+:data:`VARIANT_FEATURES`: the variant phase, who buried last, the 炒地皮 round's
+passes in a row and bids made. Without them the observation is exactly the
+standard one.
 """
 
 from __future__ import annotations
@@ -61,11 +68,24 @@ SCALAR_FEATURES = (
     ("defender_points", 1), ("trick_number", 1), ("hand_sizes", 4), ("cards_dealt", 1),
 )
 NUM_SCALARS = sum(size for _, size in SCALAR_FEATURES)
+VARIANT_PHASES = (Phase.TRIBUTE, Phase.TRIBUTE_RETURN, Phase.REBID)
+VARIANT_CARD_SETS = ("tribute_cards", "returned_cards")
+VARIANT_FEATURES = (("variant_phase", 3), ("buried_by", 5), ("rebid_passes", 1), ("rebids_made", 1))
+"""Scalars appended (after the two card sets of :data:`VARIANT_CARD_SETS`) when a RULES.md 9 option is on."""
+NUM_VARIANT_SCALARS = sum(size for _, size in VARIANT_FEATURES)
 
 
-def observation_size(layout: str = "canonical") -> int:
-    """Length of the flat observation vector for a layout."""
-    return NUM_CARD_PLANES * 2 * slots_of_layout(layout) + NUM_SCALARS
+def has_variant_features(ruleset: RuleSet | None) -> bool:
+    """Whether observations under ``ruleset`` carry the RULES.md 9 block (炒地皮 or tribute on)."""
+    return ruleset is not None and (ruleset.chaodipi or ruleset.tribute)
+
+
+def observation_size(layout: str = "canonical", ruleset: RuleSet | None = None) -> int:
+    """Length of the flat observation vector for a layout (and rule set: its RULES.md 9 options add a block)."""
+    size = NUM_CARD_PLANES * 2 * slots_of_layout(layout) + NUM_SCALARS
+    if has_variant_features(ruleset):
+        size += len(VARIANT_CARD_SETS) * 2 * slots_of_layout(layout) + NUM_VARIANT_SCALARS
+    return size
 
 
 def history_row_size(layout: str = "canonical") -> int:
@@ -161,7 +181,8 @@ class ObservationEncoder:
         if history_len is None:
             history_len = as_ruleset(ruleset).layout.num_tricks
         self.history_len = history_len
-        self.size = observation_size(layout)
+        self.variants = has_variant_features(ruleset)
+        self.size = observation_size(layout, ruleset)
         self.history_shape = (history_len, history_row_size(layout))
         self._cache_first_trick: object = None
         self._voids = np.zeros((4, 5), dtype=np.float32)
@@ -249,14 +270,37 @@ class ObservationEncoder:
         planes = obs[:NUM_CARD_PLANES * 2 * s].reshape(NUM_CARD_PLANES, 2, s)
         planes[:, 0, table] = counts >= 1
         planes[:, 1, table] = counts >= 2
-        self._encode_scalars(obs[NUM_CARD_PLANES * 2 * s:], hand, seat, ctx, picked or [])
+        base = NUM_CARD_PLANES * 2 * s
+        self._encode_scalars(obs[base:base + NUM_SCALARS], hand, seat, ctx, picked or [])
+        if self.variants:
+            self._encode_variants(obs[base + NUM_SCALARS:], hand, seat, table)
         return obs
+
+    def _encode_variants(self, out: np.ndarray, hand: Source, seat: int, table: np.ndarray) -> None:
+        """The RULES.md 9 block: tribute and returned cards, variant phase, last burier, 炒地皮 record."""
+        s = self.slots
+        returned = hand.returned_cards if isinstance(hand, PlayerView) else \
+            [(g, k) for g, k in hand.returned_cards if seat in (g, hand.dealer)]
+        rows = np.array([_count_row(k for _, k in hand.tribute_cards), _count_row(k for _, k in returned)],
+                        dtype=np.int8)
+        planes = out[:len(VARIANT_CARD_SETS) * 2 * s].reshape(len(VARIANT_CARD_SETS), 2, s)
+        planes[:, 0, table] = rows >= 1
+        planes[:, 1, table] = rows >= 2
+        i = len(VARIANT_CARD_SETS) * 2 * s
+        if hand.phase in VARIANT_PHASES:
+            out[i + VARIANT_PHASES.index(hand.phase)] = 1.0
+        i += 3
+        out[i + (4 if hand.buried_by is None else (hand.buried_by - seat) % 4)] = 1.0
+        i += 5
+        out[i] = hand.rebid_passes / 4.0
+        out[i + 1] = sum(1 for _, bid in hand.rebids if bid is not None) / 4.0
 
     def _encode_scalars(self, out: np.ndarray, hand: Source, seat: int, ctx: TrumpContext,
                         picked: list[int]) -> None:
         i = 0
         phase = hand.phase
-        out[i + PHASES.index(phase)] = 1.0
+        if phase in PHASES:  # the phases of RULES.md 9 have their own flags (_encode_variants)
+            out[i + PHASES.index(phase)] = 1.0
         i += 5
         lead = hand.lead
         leading = phase == Phase.PLAY and lead is None and hand.current_player == seat

@@ -54,7 +54,19 @@ a hand from mid-match, random dealer and team levels),
 ``layout``, ``history_len``, ``render_mode`` (``"ansi"`` returns the table,
 ``"human"`` prints it).
 
-Version history: v0 (2026-11) first release.
+Variants of the deal (RULES.md 9, rule options ``chaodipi`` and ``tribute``):
+a 炒地皮 turn is PASS or a bid action (only the bids that are strictly stronger;
+the standing bidder only reinforces), and a bid is followed by the bidder's
+burial (card picks as the dealer's); a tribute card and a returned card are one
+card action each, masked to the giver's highest cards by the tribute order and
+to the dealer's cards that are not tribute cards. With either option on, the
+observation grows by a block (:func:`env.encoding.observation_size` takes the
+rule set): the tribute cards, the returned cards the seat knows, the variant
+phase, who buried last, and the 炒地皮 round's passes and bids. With both off it
+is the standard observation, unchanged.
+
+Version history: v0 (2026-11) first release; v0.1 (2026-11) the RULES.md 9
+options 炒地皮 and 进贡 (standard game unchanged).
 """
 
 from __future__ import annotations
@@ -77,6 +89,7 @@ from env.actions import (
     action_name,
     bid_action,
     bid_mask,
+    card_mask,
     composer_for,
 )
 from env.bidding import Bid
@@ -146,7 +159,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.rules, self.episode, self.reward_scheme, self.deal, self.start = rules, episode, reward, deal, start
         self._history_len = history_len  # None: all the tricks of the rule set's layout
         self.encoder = ObservationEncoder(layout, history_len, self.ruleset)
-        size = observation_size(layout)
+        size = observation_size(layout, self.ruleset)
         self._observation_space = spaces.Dict({
             "observation": spaces.Box(0.0, 2.0, (size,), dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
@@ -211,6 +224,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
             self.composer = None
             self._mask = bid_mask(hand.bid_options(seat))
+        elif hand.phase == Phase.REBID:
+            self.composer = None
+            self._mask = bid_mask(hand.rebid_options(seat))
+        elif hand.phase == Phase.TRIBUTE:
+            self.composer = None
+            self._mask = card_mask(hand.tribute_options(seat))
+        elif hand.phase == Phase.TRIBUTE_RETURN:
+            self.composer = None
+            self._mask = card_mask(hand.return_options(seat))
         elif hand.phase in (Phase.KITTY, Phase.PLAY):
             self.composer = composer_for(hand, seat)
             self._mask = self.composer.mask()
@@ -245,6 +267,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 hand.pass_bid(seat)
             else:
                 hand.bid(seat, action_bid(action))
+        elif hand.phase == Phase.REBID:
+            if action == PASS:
+                hand.pass_rebid(seat)
+            else:
+                hand.rebid(seat, action_bid(action))
+        elif hand.phase == Phase.TRIBUTE:
+            hand.give_tribute(seat, action)
+        elif hand.phase == Phase.TRIBUTE_RETURN:
+            hand.return_tribute(seat, action)
         else:
             composer = self.composer
             if action == STOP:
@@ -333,14 +364,25 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         return view_of(self.hand, self.hand.current_player).legal_plays(max_plays)
 
     def apply_decision(self, decision: Bid | tuple | list | None) -> None:
-        """Apply an agent's whole decision (a Bid, None to pass, or cards) for the acting seat."""
-        if self.hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+        """Apply an agent's whole decision (a Bid, None to pass, or cards; one card for a
+        tribute or a returned card) for the acting seat."""
+        if self.hand.phase in (Phase.DEAL, Phase.FINAL_BID, Phase.REBID):
             if decision is None:
                 self.step(PASS)
             else:
                 self.step(bid_action(Bid(*decision)))
+        elif self.hand.phase in (Phase.TRIBUTE, Phase.TRIBUTE_RETURN):
+            card = decision if isinstance(decision, int | str) else self._single(decision)
+            self.step(parse_cards([card])[0])
         else:
             self.play(list(decision))
+
+    @staticmethod
+    def _single(decision) -> int | str:
+        cards = list(decision)
+        if len(cards) != 1:
+            raise IllegalActionError(f"a tribute or a returned card is one card, got {decision!r}")
+        return cards[0]
 
     # ------------------------------------------------------------------ observing
     def observe(self, agent: str) -> dict[str, np.ndarray]:

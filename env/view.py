@@ -44,6 +44,7 @@ class PlayerView:
         lead: the current trick's analysed lead (``None`` before the lead).
         defender_points: the defenders' points so far (public).
         failed_throws: public record of failed throws: (seat, attempted kinds).
+        rebid_passes: passes in a row in the 炒地皮 phase (public).
         buried_by: who buried the kitty last (public; ``None`` before the first burial).
         rebids: the 炒地皮 phase's public record: (seat, bid, or ``None`` for a pass).
         tribute_cards: the public tribute cards: (giver, kind).
@@ -75,6 +76,7 @@ class PlayerView:
     defender_points: int
     failed_throws: tuple[tuple[int, tuple[int, ...]], ...]
     buried_by: int | None = None
+    rebid_passes: int = 0
     rebids: tuple[tuple[int, Bid | None], ...] = ()
     tribute_cards: tuple[tuple[int, int], ...] = ()
     returned_cards: tuple[tuple[int, int], ...] = ()
@@ -168,6 +170,7 @@ def view_of(hand: Hand, seat: int) -> PlayerView:
         defender_points=hand.defender_points,
         failed_throws=tuple(hand.failed_throws),
         buried_by=hand.buried_by,
+        rebid_passes=hand.rebid_passes,
         rebids=tuple(hand.rebids),
         tribute_cards=tuple(hand.tribute_cards),
         returned_cards=tuple((g, k) for g, k in hand.returned_cards if seat in (g, hand.dealer)),

@@ -47,7 +47,7 @@ from __future__ import annotations
 from agents.base import Agent
 from agents.bots.card_tracker import CardTracker
 from agents.bots.expert_play import candidates
-from agents.bots.expert_setup import choose_bid, choose_burial
+from agents.bots.expert_setup import choose_bid, choose_burial, choose_rebid, choose_return
 from agents.bots.heuristics import TrickState, beats, card_value, play_cost, play_points, trick_state
 from env.bidding import Bid
 from env.cards import NUM_KINDS, POINTS
@@ -75,6 +75,12 @@ class ExpertAgent(Agent):
 
     def bury(self, view: PlayerView) -> list[int]:
         return choose_burial(view)
+
+    def rebid(self, view: PlayerView) -> Bid | None:
+        return choose_rebid(view)
+
+    def return_card(self, view: PlayerView) -> int:
+        return choose_return(view)
 
     def play(self, view: PlayerView) -> tuple[int, ...]:
         tracker = CardTracker(view)

@@ -26,6 +26,8 @@ VOID_BONUS = 40
 """Value of a plain suit emptied by the burial: it can be ruffed from the first trick."""
 POINT_WEIGHT = 2
 """Buried points are paid back multiplied if the defenders take the last trick."""
+REBID_MARGIN = 3.0
+"""炒地皮: overcall only when the new trump's strength score beats the current trump's by this much."""
 
 
 def choose_bid(view: PlayerView) -> Bid | None:
@@ -66,6 +68,41 @@ def choose_bid(view: PlayerView) -> Bid | None:
     if jokers and trump_count_for(hand, level, None) >= 5:
         return jokers[0]
     return None
+
+
+def choose_rebid(view: PlayerView) -> Bid | None:
+    """The 炒地皮 bid to make (RULES.md 9), or ``None`` to pass.
+
+    * Reinforce our own standing single (加固) whenever we can.
+    * Never overturn the partner's bid.
+    * Otherwise overcall with the suit whose trump strength beats the current
+      trump's by ``REBID_MARGIN`` and reaches ``OVERCALL_SHARE`` of the cards
+      held: the kitty comes with it, but so does a burial the others may punish.
+    """
+    options = view.bid_options
+    if not options:
+        return None
+    standing = view.standing_bid
+    if standing is not None and standing.seat == view.seat:
+        return options[0]
+    if standing is not None and (standing.seat - view.seat) % 2 == 0:
+        return None
+    hand, held = view.hand, sum(view.hand)
+    level = RANKS.index(view.level)
+    current = trump_strength_for(hand, level, view.ctx.trump_suit if view.ctx is not None else None)
+    best, best_score = None, current + REBID_MARGIN
+    for option in options:
+        if option.suit is None:
+            continue
+        score = trump_strength_for(hand, level, option.suit)
+        if score >= best_score and score >= OVERCALL_SHARE * held:
+            best, best_score = option, score
+    return best
+
+
+def choose_return(view: PlayerView) -> int:
+    """The card to return to a tribute giver: the cheapest to part with by the burial's prices."""
+    return min(view.tribute_options, key=lambda k: (_bury_price(view, k), k))
 
 
 def _bury_price(view: PlayerView, kind: int) -> float:

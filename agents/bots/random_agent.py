@@ -38,6 +38,12 @@ class RandomAgent(Agent):
     def play(self, view: PlayerView) -> tuple[int, ...]:
         return self.rng.choice(view.legal_plays(self.max_plays).plays)
 
+    def give_tribute(self, view: PlayerView) -> int:
+        return self.rng.choice(view.tribute_options)
+
+    def return_card(self, view: PlayerView) -> int:
+        return self.rng.choice(view.tribute_options)
+
 
 def random_decision(hand: Hand, rng: random.Random, max_plays: int = 256) -> None:
     """Take one uniformly random legal decision for the seat to act, straight on the engine.
@@ -47,6 +53,12 @@ def random_decision(hand: Hand, rng: random.Random, max_plays: int = 256) -> Non
     seat = hand.current_player
     if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
         decision = rng.choice([None, *hand.bid_options(seat)])
+    elif hand.phase == Phase.REBID:
+        decision = rng.choice([None, *hand.rebid_options(seat)])
+    elif hand.phase == Phase.TRIBUTE:
+        decision = rng.choice(hand.tribute_options(seat))
+    elif hand.phase == Phase.TRIBUTE_RETURN:
+        decision = rng.choice(hand.return_options(seat))
     elif hand.phase == Phase.KITTY:
         decision = rng.sample(kinds_of(hand.hands[seat]), hand.ruleset.layout.kitty_size)
     elif hand.lead is None:

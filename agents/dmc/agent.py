@@ -24,9 +24,10 @@ from agents.dmc.models import q_values
 from agents.dmc.plays import decision_candidates
 from agents.selfplay.checkpoint import load_checkpoint, model_from_checkpoint
 from agents.selfplay.config import RunConfig
-from env.actions import PASS, STOP, PlayComposer, action_bid, bid_mask, composer_for
+from env.actions import PASS, STOP, PlayComposer, action_bid, bid_mask, card_mask, composer_for
 from env.bidding import Bid
 from env.encoding import ObservationEncoder, bidding_context
+from env.ruleset import as_ruleset
 from env.view import PlayerView
 
 
@@ -40,7 +41,8 @@ class DMCAgent(Agent):
         self.run = run
         self.epsilon = epsilon
         self.rng = random.Random(seed)
-        self.encoder = ObservationEncoder(run.layout, run.history_len)
+        # The observation of the rules the network was trained under (RULES.md 9 options add a block).
+        self.encoder = ObservationEncoder(run.layout, run.history_len, as_ruleset(run.rules))
 
     @classmethod
     def from_checkpoint(cls, path: str | Path, seed: int | None = None, epsilon: float = 0.0) -> DMCAgent:
@@ -109,6 +111,18 @@ class DMCAgent(Agent):
         if self.run.action_mode == "play":
             return self._choose_move(view, None, [])
         return tuple(self._compose(view, composer_for(view)))
+
+    def _one_card(self, view: PlayerView) -> int:
+        """A tribute or returned card (RULES.md 9), chosen by the network as the environment's one card step."""
+        if self.run.action_mode == "play":
+            return int(self._choose_move(view, None, []))
+        return self._choose(view, card_mask(view.tribute_options), [])
+
+    def give_tribute(self, view: PlayerView) -> int:
+        return self._one_card(view)
+
+    def return_card(self, view: PlayerView) -> int:
+        return self._one_card(view)
 
 
 def load_dmc_agent(path: str, seed: int | None = None) -> DMCAgent:

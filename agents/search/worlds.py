@@ -122,10 +122,12 @@ class WorldSampler:
         """(kind, copies still held, places, who showed them) for bid cards and failed throws."""
         shown: list[tuple[int, int, int, str]] = []
         held_by: dict[tuple[int, int], int] = {}
-        if view.standing_bid is not None and view.standing_bid.seat != view.seat:
+        # After a tribute (RULES.md 9) a bid card may have changed hands: the bid then tells nothing sure.
+        if view.standing_bid is not None and view.standing_bid.seat != view.seat and not view.tribute_cards:
             bidder, bid = view.standing_bid
             places = 1 << bidder
-            if bidder == view.dealer and not kitty_known:
+            burier = view.dealer if view.buried_by is None else view.buried_by
+            if bidder == burier and not kitty_known:
                 places |= 1 << KITTY  # the dealer may have buried its bid cards
             for k, c in Counter(bid.cards(view.level_rank)).items():
                 still = c - view.played[bidder][k]

@@ -22,6 +22,7 @@ from agents.dmc.features import feature_size
 from agents.dmc.models import build_model
 from agents.selfplay.config import RunConfig, run_config
 from env.encoding import history_row_size, observation_size
+from env.ruleset import as_ruleset
 
 FORMAT = "shengji-zero-dmc"
 VERSION = 1
@@ -84,8 +85,8 @@ def model_from_checkpoint(state: dict[str, Any]) -> tuple[torch.nn.Module, RunCo
 def new_model(run: RunConfig) -> torch.nn.Module:
     """A freshly initialised network for a run configuration."""
     history_shape = (run.history_len, history_row_size(run.layout))
-    return build_model(observation_size(run.layout), history_shape, feature_size(run.layout, run.action_mode),
-                       run.model)
+    obs_size = observation_size(run.layout, as_ruleset(run.rules))  # RULES.md 9 options add a block
+    return build_model(obs_size, history_shape, feature_size(run.layout, run.action_mode), run.model)
 
 
 def capture_rng() -> dict[str, Any]:
