@@ -46,6 +46,13 @@ def render_hand_log(hand: Hand) -> str:
             lines.append(f"no bid: seat {event['dealer']} deals and turns {event['card']} from the kitty")
         elif kind == "trump":
             lines.append(f"dealer seat {event['dealer']}, {ctx.describe()}")
+        elif kind == "tribute":
+            lines.append(f"seat {event['seat']} gives {event['card']} as tribute to seat {event['to']}")
+        elif kind == "tribute_return":
+            lines.append(f"seat {event['seat']} returns a card to seat {event['to']}")
+        elif kind == "rebid":
+            lines.append(f"炒地皮: seat {event['seat']} bids {event['bid']} ({' '.join(event['cards'])}) "
+                         f"and buries the kitty again")
         elif kind == "throw_failed":
             lines.append(f"seat {event['seat']} tried to throw {' '.join(event['attempted'])}, "
                          f"must play {' '.join(event['played'])}")

@@ -433,3 +433,116 @@ def test_expert_returns_a_cheap_card_and_reinforces_its_own_bid():
     hand.pass_rebid(2)
     hand.pass_rebid(3)
     assert expert.act(view_of(hand, 1)) == Bid(2, H)  # 加固
+
+
+# ---------------------------------------------------------------------------- people: the session and the web page
+
+def _session_to(session, phases) -> None:
+    """Let agents act and take the hint for the person at seat 0 until the person decides in one of ``phases``."""
+    while not (session.human_to_act and session.hand.phase in phases):
+        assert not session.hand_over, "the hand ended first"
+        if session.ai_to_act:
+            session.step_ai()
+        elif session.hand.phase in (Phase.DEAL, Phase.FINAL_BID, Phase.REBID):
+            session.bid(0, session.hint(0))
+        elif session.hand.phase in (Phase.TRIBUTE, Phase.TRIBUTE_RETURN):
+            session.submit(0, [session.hint(0)])
+        else:
+            session.submit(0, session.hint(0))
+
+
+def test_a_person_gives_and_returns_tribute_cards_in_the_session():
+    from ui.session import GameSession
+
+    for dealer, phase in ((0, Phase.TRIBUTE_RETURN), (1, Phase.TRIBUTE)):
+        session = GameSession(["human", "greedy", "greedy", "greedy"], seed=2, rules=BOTH.to_dict())
+        session.match.dealer, session.match.tribute_next = dealer, True  # as after a 大光 hand
+        session.hand = session._deal()
+        assert session.hand.tribute_hand
+        _session_to(session, (phase,))
+        options = session.card_options(0)
+        assert set(session.selection(0, []).addable) == set(options)
+        bad = next(k for k in range(NUM_KINDS) if k not in options)
+        before = snapshot(session.hand)
+        with pytest.raises(IllegalActionError):
+            session.submit(0, [bad])
+        with pytest.raises(IllegalActionError):
+            session.selection(0, [bad])
+        assert snapshot(session.hand) == before
+        assert session.selection(0, [options[0]]).complete
+        session.submit(0, [options[0]])
+        assert any("ribute" in m or "returned" in m for m in session.messages)
+
+
+def test_a_person_can_bid_in_a_chaodipi_round_in_the_session():
+    from ui.session import GameSession
+
+    for seed in range(40):
+        session = GameSession(["human", "random", "random", "random"], seed=seed, rules=CHAODIPI.to_dict(),
+                              episode="hand")
+        try:
+            _session_to(session, (Phase.REBID,))
+        except AssertionError:
+            continue
+        options = session.bid_options(0)
+        assert options == session.hand.rebid_options(0) and options
+        session.bid(0, options[0])
+        assert session.hand.phase == Phase.KITTY and session.hand.current_player == 0
+        return
+    pytest.fail("no 炒地皮 turn for the person in 40 hands")
+
+
+def test_the_web_state_offers_the_new_decisions():
+    from ui.session import GameSession
+    from ui.web.state import state_json
+
+    session = GameSession(["human", "greedy", "greedy", "greedy"], seed=2, rules=BOTH.to_dict())
+    session.match.dealer, session.match.tribute_next = 1, True
+    session.hand = session._deal()
+    _session_to(session, (Phase.TRIBUTE,))
+    state = state_json("g", session, 0, session.selection(0, []))
+    assert state["phase"] == "tribute" and state["selection"]["action"] == "tribute"
+    assert state["selection"]["addable"]
+    session.submit(0, [session.card_options(0)[0]])
+    while session.hand.phase == Phase.TRIBUTE:
+        session.step_ai()
+    state = state_json("g", session, 0, None)
+    assert [t["seat"] for t in state["tribute_cards"]] == [2, 0]  # in seat order from the dealer (seat 1)
+    assert state["return_to"] == 2
+
+
+def test_a_tribute_hand_is_played_over_the_websocket():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # starlette warns about its httpx transport on import
+        from fastapi.testclient import TestClient
+    from ui.web.server import WebSettings, create_app
+
+    app = create_app(WebSettings(seats=("human", "greedy", "greedy", "greedy"), ai_delay=0.0, rules=BOTH.to_dict()))
+    client = TestClient(app)
+    game_id = client.post("/api/games", json={"seed": 3}).json()["id"]
+    session = app.state.games[game_id].session
+    session.match.dealer, session.match.tribute_next = 0, True  # we deal a tribute hand: we return two cards
+    session.hand = session._deal()
+    actions = []
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        while True:
+            state = ws.receive_json()
+            assert state["type"] == "state", state
+            if state["result"]:
+                break
+            if not state["your_turn"]:
+                continue
+            if state["phase"] in ("deal", "final_bid", "rebid"):
+                ws.send_json({"type": "pass"})
+                actions.append("pass")
+                continue
+            selection = state["selection"]
+            while not selection["complete"] or (selection["needed"] is None and not selection["cards"]):
+                ws.send_json({"type": "select", "cards": [*selection["cards"], selection["addable"][0]]})
+                selection = ws.receive_json()["selection"]
+            ws.send_json({"type": selection["action"], "cards": selection["cards"]})
+            actions.append(selection["action"])
+    assert actions.count("return") == 2 and "bury" in actions
+    assert len(session.hand.tribute_cards) == 2

@@ -101,6 +101,13 @@ def narrate(hand: Hand, start: int, label: Callable[[int], str]) -> list[str]:
                          f"trump: {trump_text(hand)}, level {hand.level}.")
         elif kind == "bury":
             lines.append(f"{label(event['seat'])} buried the kitty.")
+        elif kind == "rebid":
+            lines.append(f"炒地皮: {label(event['seat'])} bid {_bid_words(event['bid'])} "
+                         f"({' '.join(event['cards'])}) and takes up the kitty.")
+        elif kind == "tribute":
+            lines.append(f"Tribute: {label(event['seat'])} gave {event['card']} to {label(event['to'])}.")
+        elif kind == "tribute_return":
+            lines.append(f"{label(event['seat'])} returned a card to {label(event['to'])}.")
         elif kind == "throw_failed":
             lines.append(f"{label(event['seat'])} tried to throw {' '.join(event['attempted'])} "
                          f"but must play {' '.join(event['played'])}.")

@@ -32,6 +32,11 @@ from env.view import PlayerView, view_of
 from ui.narrate import narrate
 from ui.seats import HUMAN, build_agents, display_name, make_seat_agent, orientation
 
+BID_PHASES = (Phase.DEAL, Phase.FINAL_BID, Phase.REBID)
+"""Phases where a seat bids or passes (the deal's bidding and a 炒地皮 round)."""
+ONE_CARD_PHASES = (Phase.TRIBUTE, Phase.TRIBUTE_RETURN)
+"""Phases where a seat chooses one card (a tribute card, a returned card; RULES.md 9)."""
+
 
 @dataclass(frozen=True)
 class Selection:
@@ -149,17 +154,29 @@ class GameSession:
             raise IllegalActionError("the hand is over: start the next hand")
 
     def bid_options(self, seat: int) -> list[Bid]:
-        """Bids ``seat`` may make now (empty unless it is asked to bid)."""
-        if self.hand.phase not in (Phase.DEAL, Phase.FINAL_BID) or self.hand.current_player != seat:
+        """Bids ``seat`` may make now (empty unless it is asked to bid, in the deal or a 炒地皮 round)."""
+        if self.hand.phase not in BID_PHASES or self.hand.current_player != seat:
             return []
+        if self.hand.phase == Phase.REBID:
+            return self.hand.rebid_options(seat)
         return self.hand.bid_options(seat)
 
     def bid(self, seat: int, bid: Bid | None) -> None:
         """A person bids (``None`` passes); raises ``IllegalActionError`` when not allowed."""
         self._check_person(seat)
-        if self.hand.phase not in (Phase.DEAL, Phase.FINAL_BID):
+        if self.hand.phase not in BID_PHASES:
             raise IllegalActionError(f"cannot {'pass' if bid is None else 'bid'} in phase {self.hand.phase.value}")
         self._apply(seat, bid)
+
+    def card_options(self, seat: int) -> list[int]:
+        """The cards ``seat`` may give as tribute or return now (RULES.md 9; empty otherwise)."""
+        if self.hand.current_player != seat:
+            return []
+        if self.hand.phase == Phase.TRIBUTE:
+            return self.hand.tribute_options(seat)
+        if self.hand.phase == Phase.TRIBUTE_RETURN:
+            return self.hand.return_options(seat)
+        return []
 
     def _composer(self, seat: int) -> PlayComposer:
         hand = self.hand
@@ -178,6 +195,11 @@ class GameSession:
             kinds = parse_cards(cards)
         except ValueError as error:
             raise IllegalActionError(str(error)) from None
+        if self.hand.phase in ONE_CARD_PHASES and self.hand.current_player == seat:
+            options = self.card_options(seat)
+            if len(kinds) > 1 or (kinds and kinds[0] not in options):
+                raise IllegalActionError(f"choose one of {' '.join(CARD_NAMES[k] for k in options)}")
+            return Selection(tuple(kinds), () if kinds else tuple(options), len(kinds) == 1, 1)
         composer = self._composer(seat)
         for kind in kinds:
             mask = composer.mask()
@@ -221,7 +243,7 @@ class GameSession:
             kinds = parse_cards(cards)
         except ValueError as error:
             raise IllegalActionError(str(error)) from None
-        if self.hand.phase not in (Phase.KITTY, Phase.PLAY):
+        if self.hand.phase not in (Phase.KITTY, Phase.PLAY, *ONE_CARD_PHASES):
             raise IllegalActionError(f"no cards to play in phase {self.hand.phase.value}: bid or pass")
         return self._apply(seat, kinds) or ()
 
@@ -272,6 +294,17 @@ class GameSession:
                 except TypeError:
                     raise IllegalActionError(f"malformed bid {decision!r}") from None
                 hand.bid(seat, bid)
+        elif hand.phase == Phase.REBID:
+            if decision is None:
+                hand.pass_rebid(seat)
+            else:
+                try:
+                    bid = Bid(*decision)
+                except TypeError:
+                    raise IllegalActionError(f"malformed bid {decision!r}") from None
+                hand.rebid(seat, bid)
+        elif hand.phase in ONE_CARD_PHASES:
+            hand.act(seat, decision)
         elif hand.phase == Phase.KITTY:
             hand.bury(seat, list(decision))
         elif hand.phase == Phase.PLAY:

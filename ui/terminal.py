@@ -17,7 +17,7 @@ from pathlib import Path
 from rich.console import Console
 
 from env.bidding import Bid
-from env.cards import format_cards, parse_cards
+from env.cards import CARD_NAMES, format_cards, parse_cards
 from env.errors import IllegalActionError
 from env.game import Phase
 from ui.narrate import bid_text, cards_text, in_display_order
@@ -132,8 +132,14 @@ class TerminalGame:
         seat = session.to_act
         phase = session.hand.phase
         while session.to_act == seat and session.hand.phase == phase and not session.hand_over:
-            if phase in (Phase.DEAL, Phase.FINAL_BID):
+            if phase in (Phase.DEAL, Phase.FINAL_BID, Phase.REBID):
                 done = self._bid_turn(seat)
+            elif phase == Phase.TRIBUTE:
+                done = self._card_turn(seat, "tribute", "Give your highest card as tribute: "
+                                       + " ".join(CARD_NAMES[k] for k in session.card_options(seat)))
+            elif phase == Phase.TRIBUTE_RETURN:
+                giver = session.seat_label(session.hand.return_to())
+                done = self._card_turn(seat, "return", f"Return one card (not a tribute card) to {giver}")
             elif phase == Phase.KITTY:
                 kitty_size = session.hand.ruleset.layout.kitty_size
                 done = self._card_turn(seat, "bury", f"Bury {kitty_size} cards (type them, ? for a suggestion)")
@@ -213,7 +219,9 @@ class TerminalGame:
             self._list_legal(seat, prompt)
             return False
         if line.lower() == "hint":
-            self._say(f"Hint: {format_cards(in_display_order(session.hand, session.hint(seat)))}")
+            hint = session.hint(seat)
+            hint = [hint] if isinstance(hint, int) else hint  # a tribute or returned card is one card
+            self._say(f"Hint: {format_cards(in_display_order(session.hand, hint))}")
             return False
         if self._common(line):
             return False
@@ -225,6 +233,8 @@ class TerminalGame:
             return False
         if prompt == "bury":
             self._say(f"You buried {cards_text(in_display_order(session.hand, attempted))}.")
+        elif prompt in ("tribute", "return"):
+            self._say(f"You {'give' if prompt == 'tribute' else 'return'} {cards_text(attempted)}.")
         else:
             if len(played) < len(attempted):
                 self._say("Your throw failed: it can be beaten.", "bold red")
@@ -233,6 +243,9 @@ class TerminalGame:
 
     def _list_legal(self, seat: int, prompt: str) -> None:
         session = self.session
+        if prompt in ("tribute", "return"):
+            self._say(f"One of: {format_cards(session.card_options(seat))}")
+            return
         if prompt == "bury":
             self._say(f"Any {session.hand.ruleset.layout.kitty_size} of your cards; the hint bot would bury:")
             self._say(f"  1. {format_cards(in_display_order(session.hand, session.hint(seat)))}")
@@ -247,7 +260,8 @@ class TerminalGame:
         session = self.session
         self._news()
         hand = session.hand
-        self._say(f"Kitty ({session.seat_label(hand.dealer)} buried): {cards_text(in_display_order(hand, hand.kitty))}")
+        burier = hand.dealer if hand.buried_by is None else hand.buried_by
+        self._say(f"Kitty ({session.seat_label(burier)} buried): {cards_text(in_display_order(hand, hand.kitty))}")
         levels = session.match.team_levels
         me = session.perspective
         self._say(f"Levels now: {session.seat_label(me)} & partner {levels[me % 2]}, "

@@ -19,7 +19,7 @@ from fastapi import WebSocket
 from env.cards import CARD_NAMES
 from env.errors import IllegalActionError
 from env.game import Phase
-from ui.session import GameSession, Selection
+from ui.session import BID_PHASES, ONE_CARD_PHASES, GameSession, Selection
 from ui.web.state import state_json
 
 log = logging.getLogger(__name__)
@@ -93,7 +93,7 @@ class WebGame:
     def _selection(self, seat: int | None) -> Selection | None:
         session = self.session
         if seat is None or session.to_act != seat or not session.human_to_act or \
-                session.hand.phase not in (Phase.KITTY, Phase.PLAY):
+                session.hand.phase not in (Phase.KITTY, Phase.PLAY, *ONE_CARD_PHASES):
             return None
         try:
             return session.selection(seat, self.selections.get(seat, []))
@@ -150,8 +150,9 @@ class WebGame:
         if kind == "select":
             self.selections[seat] = list(session.selection(seat, message["cards"]).cards)
             return False
-        if kind in ("play", "bury"):
-            wanted = Phase.PLAY if kind == "play" else Phase.KITTY
+        if kind in ("play", "bury", "tribute", "return"):
+            wanted = {"play": Phase.PLAY, "bury": Phase.KITTY, "tribute": Phase.TRIBUTE,
+                      "return": Phase.TRIBUTE_RETURN}[kind]
             if session.hand.phase != wanted:
                 raise IllegalActionError(f"cannot {kind} in phase {session.hand.phase.value}")
             session.submit(seat, message["cards"])
@@ -170,10 +171,11 @@ class WebGame:
     def _hint(self, seat: int) -> dict[str, Any]:
         session = self.session
         decision = session.hint(seat)
-        if session.hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+        if session.hand.phase in BID_PHASES:
             options = session.bid_options(seat)
             return {"type": "hint", "bid": None if decision is None else options.index(decision), "cards": []}
-        return {"type": "hint", "bid": None, "cards": [CARD_NAMES[k] for k in decision]}
+        cards = [decision] if isinstance(decision, int) else decision  # a tribute or returned card is one
+        return {"type": "hint", "bid": None, "cards": [CARD_NAMES[k] for k in cards]}
 
     # ------------------------------------------------------------------ the AI seats
     def _pause(self) -> float | None:

@@ -10,8 +10,11 @@ Every message is one JSON object with a ``type``:
                                                             state says which cards may be added
 ``play``        ``cards``                                   play them (phase play)
 ``bury``        ``cards``: the kitty's card names           bury the kitty (phase kitty)
+``tribute``     ``cards``: one card name                    give it as tribute (phase tribute)
+``return``      ``cards``: one card name                    return it to the giver (phase
+                                                            tribute_return)
 ``bid``         ``index``: position in ``bid_options``      bid
-``pass``        none                                        pass (bidding)
+``pass``        none                                        pass (bidding, a 炒地皮 turn)
 ``hint``        none                                        the hint bot's suggestion
 ``next_hand``   none                                        deal the next hand of the match
 ``step``        none                                        watch mode: one AI move
@@ -30,7 +33,8 @@ from typing import Any
 
 MAX_MESSAGE_BYTES = 4096
 MAX_CARDS = 40
-MESSAGE_TYPES = ("state", "select", "play", "bury", "bid", "pass", "hint", "next_hand", "step", "auto")
+MESSAGE_TYPES = ("state", "select", "play", "bury", "tribute", "return", "bid", "pass", "hint", "next_hand", "step",
+                 "auto")
 
 
 class ProtocolError(ValueError):
@@ -60,7 +64,7 @@ def parse_message(text: str | bytes | None) -> dict[str, Any]:
     kind = message.get("type")
     if kind not in MESSAGE_TYPES:
         raise ProtocolError(f"unknown message type {kind!r}; expected one of {', '.join(MESSAGE_TYPES)}")
-    if kind in ("select", "play", "bury"):
+    if kind in ("select", "play", "bury", "tribute", "return"):
         cards = message.get("cards")
         if not isinstance(cards, list) or not all(isinstance(c, str) and len(c) <= 4 for c in cards):
             raise ProtocolError(f"'{kind}' needs 'cards': a list of card names such as [\"SA\", \"SA\"]")

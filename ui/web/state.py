@@ -16,7 +16,10 @@ from env.game import Phase, team_of
 from env.ruleset import DealLayout
 from ui.narrate import bid_text, display_context, in_display_order, score_text, trump_text
 from ui.seats import display_name, orientation
-from ui.session import GameSession, Selection
+from ui.session import BID_PHASES, GameSession, Selection
+
+_ACTIONS = {Phase.KITTY: "bury", Phase.TRIBUTE: "tribute", Phase.TRIBUTE_RETURN: "return"}
+"""The message a complete selection is sent as, by phase (else ``play``)."""
 
 POSITIONS = ("south", "east", "north", "west")
 RECENT_MESSAGES = 8
@@ -99,7 +102,11 @@ def state_json(game_id: str, session: GameSession, seat: int | None, selection: 
                                "points": last.points}
     if hand.standing is not None:
         state["standing_bid"] = {"seat": hand.standing.seat, "text": bid_text(hand.standing.bid)}
-    if your_turn and hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+    if hand.tribute_cards:  # public (RULES.md 9)
+        state["tribute_cards"] = [{"seat": g, "card": CARD_NAMES[k]} for g, k in hand.tribute_cards]
+    if hand.phase == Phase.TRIBUTE_RETURN:
+        state["return_to"] = hand.return_to()
+    if your_turn and hand.phase in BID_PHASES:
         state["bid_options"] = [{"index": i, "text": bid_text(b), "cards": [CARD_NAMES[k] for k in
                                                                           b.cards(hand.level_rank)]}
                                 for i, b in enumerate(session.bid_options(seat))]
@@ -107,5 +114,5 @@ def state_json(game_id: str, session: GameSession, seat: int | None, selection: 
         state["selection"] = {"cards": [CARD_NAMES[k] for k in selection.cards],
                               "addable": [CARD_NAMES[k] for k in selection.addable],
                               "complete": selection.complete, "needed": selection.needed,
-                              "action": "bury" if hand.phase == Phase.KITTY else "play"}
+                              "action": _ACTIONS.get(hand.phase, "play")}
     return state

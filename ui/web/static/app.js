@@ -197,7 +197,8 @@ function drawHand() {
   });
   const submit = $("submit");
   submit.disabled = !(selection && selection.complete);
-  submit.textContent = selection && selection.action === "bury" ? "Bury" : "Play";
+  const labels = { bury: "Bury", tribute: "Give", return: "Return" };
+  submit.textContent = (selection && labels[selection.action]) || "Play";
   $("clear").disabled = !(selection && selection.cards.length);
   $("hint").disabled = !state.your_turn;
 }
@@ -219,6 +220,12 @@ function drawPrompt() {
     text = state.match.over ? "The match is over." : "Hand over: see the score.";
   } else if (state.your_turn && state.phase === "kitty") {
     text = `You are the dealer: bury ${state.layout.kitty_size} cards (${state.selection ? state.selection.cards.length : 0} selected).`;
+  } else if (state.your_turn && state.phase === "tribute") {
+    text = "Tribute: give the dealer your highest card (the cards you may give are playable).";
+  } else if (state.your_turn && state.phase === "tribute_return") {
+    text = `Return one card (not a tribute card) to ${seatByNumber(state.return_to).label}.`;
+  } else if (state.your_turn && state.phase === "rebid") {
+    text = "炒地皮: bid a stronger trump and take up the kitty, or pass.";
   } else if (state.your_turn && state.phase === "play") {
     const need = state.selection && state.selection.needed;
     text = need ? `Your turn: follow with ${need} card${need > 1 ? "s" : ""}.` : "Your lead: pick cards of one suit, then Play.";
@@ -233,7 +240,7 @@ function drawPrompt() {
 }
 
 function drawPanels() {
-  const bidding = state.your_turn && (state.phase === "deal" || state.phase === "final_bid");
+  const bidding = state.your_turn && ["deal", "final_bid", "rebid"].includes(state.phase);
   $("bid-panel").classList.toggle("hidden", !bidding);
   if (bidding) {
     const standing = state.standing_bid;
