@@ -546,3 +546,32 @@ def test_a_tribute_hand_is_played_over_the_websocket():
             actions.append(selection["action"])
     assert actions.count("return") == 2 and "bury" in actions
     assert len(session.hand.tribute_cards) == 2
+
+
+@pytest.mark.parametrize(("dealer", "word"), [(0, "You return"), (1, "You give")])
+def test_a_person_takes_the_tribute_decisions_in_the_terminal(dealer, word):
+    import io
+
+    from rich.console import Console
+
+    from env.cards import CARD_NAMES
+    from ui.session import GameSession
+    from ui.terminal import TerminalGame
+
+    session = GameSession(["human", "greedy", "greedy", "greedy"], seed=2, rules=BOTH.to_dict())
+    session.match.dealer, session.match.tribute_next = dealer, True
+    session.hand = session._deal()
+    out = io.StringIO()
+
+    def answer(prompt: str) -> str:
+        if prompt.startswith("next"):
+            return "q"
+        if prompt.startswith("bid"):
+            return "p"
+        if prompt.startswith(("tribute", "return")):
+            return CARD_NAMES[session.card_options(0)[0]]
+        return " ".join(CARD_NAMES[k] for k in session.hint(0))
+
+    TerminalGame(session, Console(file=out, width=140), input_fn=answer).run()
+    text = out.getvalue()
+    assert word in text and session.hand_over
