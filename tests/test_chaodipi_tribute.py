@@ -360,10 +360,16 @@ def test_masks_match_brute_force_at_the_new_decision_points():
             if hand.phase in checked:
                 checked[hand.phase] += 1
                 assert np.array_equal(obs["action_mask"], brute_force_mask(hand)), hand.phase
+            if hand.phase == Phase.KITTY and hand.current_player != hand.dealer and raw.composer.picked == []:
+                # A 炒地皮 bidder's burial: any of its cards, as the dealer's.
+                seat = hand.current_player
+                assert hand.hand_sizes[seat] == 33
+                assert np.array_equal(obs["action_mask"][:NUM_KINDS], np.array(hand.hands[seat]) > 0)
+                checked["reburial"] = checked.get("reburial", 0) + 1
             if hand.phase == Phase.PLAY:
                 break  # the play masks have their own tests
             environment.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    assert all(checked.values()), checked
+    assert all(checked.values()) and checked.get("reburial"), checked
 
 
 def test_an_illegal_action_at_a_tribute_raises_and_changes_nothing():

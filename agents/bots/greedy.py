@@ -40,6 +40,13 @@ class GreedyAgent(Agent):
                 best, best_count = option, count
         return best
 
+    def rebid(self, view: PlayerView) -> Bid | None:
+        """炒地皮: as in the deal, but never against the partner's standing bid."""
+        standing = view.standing_bid
+        if standing is not None and standing.seat != view.seat and (standing.seat - view.seat) % 2 == 0:
+            return None
+        return self.bid(view)
+
     def bury(self, view: PlayerView) -> list[int]:
         ctx, hand = view.ctx, view.hand
         kinds = [k for k in range(NUM_KINDS) if hand[k]]
