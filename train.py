@@ -98,7 +98,8 @@ def main(cfg: DictConfig) -> float:
     last_log = last_save = start
     next_eval = (counters["frames"] // settings.eval_every_frames + 1) * settings.eval_every_frames \
         if settings.eval_every_frames else None
-    window = {"frames": 0, "returns": [], "throws": [0, 0], "stats": [], "spreads": [], "since": start}
+    window = {"frames": 0, "returns": [], "throws": [0, 0], "stats": [], "spreads": [], "versus": [],
+              "since": start}
     last_eval = "none yet"
     progress = tqdm(total=settings.total_frames, initial=int(counters["frames"]), unit="frame", dynamic_ncols=True,
                     desc="self-play")
@@ -123,6 +124,7 @@ def main(cfg: DictConfig) -> float:
             window["frames"] += batch.frames
             window["returns"] += batch.returns
             window["spreads"] += batch.spreads
+            window["versus"] += batch.returns_vs_teacher
             window["throws"][0] += batch.throws[0]
             window["throws"][1] += batch.throws[1]
             progress.update(batch.frames)
@@ -138,7 +140,8 @@ def main(cfg: DictConfig) -> float:
             counters["train_seconds"] = base_seconds + now - start
             if now - last_log >= settings.log_every_seconds and window["stats"]:
                 log_window(writer, window, counters, settings, optimizer, progress, last_eval)
-                window = {"frames": 0, "returns": [], "throws": [0, 0], "stats": [], "spreads": [], "since": now}
+                window = {"frames": 0, "returns": [], "throws": [0, 0], "stats": [], "spreads": [],
+                          "versus": [], "since": now}
                 last_log = now
             snapshots.maybe_save(model, config, counters)
             if now - last_save >= settings.save_every_minutes * 60:
@@ -193,6 +196,8 @@ def log_window(writer: SummaryWriter, window: dict, counters: dict, settings: Tr
     if window["spreads"]:  # the spread of Q between a decision's candidates: an alarm for collapse
         writer.add_scalar("q/candidate_spread", float(np.mean(window["spreads"])), step)
     writer.add_scalar("charts/teacher_share", settings.teacher_share_at(step), step)
+    if window["versus"]:  # the learner's team against the teacher's, on the hands where both play
+        writer.add_scalar("charts/return_vs_teacher", float(np.mean(window["versus"])), step)
     fps = window["frames"] / elapsed
     writer.add_scalar("perf/frames_per_second", fps, step)
     writer.add_scalar("perf/samples_trained", counters["samples"], step)

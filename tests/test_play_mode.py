@@ -370,3 +370,18 @@ def test_kitty_candidates_come_from_the_composer_as_cards_are_picked():
         composer.add(candidates.moves[0])
     with pytest.raises(ValueError, match="mask"):
         decision_candidates(view, LAYOUT)
+
+
+def test_hands_against_the_teacher_report_the_learner_teams_return():
+    run = small_run("train.teacher_share=0.99", "train.warm_start_frames=0")
+    tables = PlayTables(1, 4, run)
+    held = tables.teacher_seats[0]
+    assert len(held) == 2
+    model = new_model(run).eval()
+    batch = None
+    while batch is None:
+        tables.step(model, 0.0, 0.99)
+        batch = tables.collect(1)
+    learner_team = 1 - min(held) % 2
+    team0 = batch.returns[0]
+    assert batch.returns_vs_teacher == [team0 if learner_team == 0 else -team0]

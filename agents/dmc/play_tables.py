@@ -99,6 +99,9 @@ class PlayTables:
         team_reward = (env.rewards["player_0"], env.rewards["player_1"])
         hand = env.hand
         labelled = [t for t in trajectory if t[5] is not None]
+        # The learner's team against the teacher's (hands where the teacher holds one team): a live strength gauge.
+        held = self.teacher_seats[i]
+        versus = [team_reward[1 - min(held) % 2]] if len(held) == 2 else []
         width = trajectory[0][2].shape[0] if trajectory else 0
         self._finished.append(SampleBatch(
             obs=np.stack([t[0] for t in trajectory]).astype(np.float16),
@@ -110,7 +113,7 @@ class PlayTables:
             cand_rows=(np.concatenate([t[5] for t in labelled]).astype(np.float16) if labelled
                        else np.zeros((0, width), dtype=np.float16)),
             cand_positive=(np.concatenate([t[6] for t in labelled]) if labelled else np.zeros(0, dtype=bool)),
-            episodes=1, returns=[team_reward[0]],
+            episodes=1, returns=[team_reward[0]], returns_vs_teacher=versus,
             throws=(sum(hand.throws_attempted), sum(hand.throws_failed))))
         self._trajectories[i] = []
         self._reset(i)

@@ -32,6 +32,7 @@ class SampleBatch:
     returns: list[float] = field(default_factory=list)
     throws: tuple[int, int] = (0, 0)
     spreads: list[float] = field(default_factory=list)
+    returns_vs_teacher: list[float] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.cand_count is None:
@@ -69,4 +70,5 @@ class SampleBatch:
             frames=sum(b.frames for b in batches), episodes=sum(b.episodes for b in batches),
             returns=[r for b in batches for r in b.returns],
             throws=(sum(b.throws[0] for b in batches), sum(b.throws[1] for b in batches)),
-            spreads=[x for b in batches for x in b.spreads])
+            spreads=[x for b in batches for x in b.spreads],
+            returns_vs_teacher=[x for b in batches for x in b.returns_vs_teacher])
