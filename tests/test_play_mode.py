@@ -385,3 +385,16 @@ def test_hands_against_the_teacher_report_the_learner_teams_return():
     learner_team = 1 - min(held) % 2
     team0 = batch.returns[0]
     assert batch.returns_vs_teacher == [team0 if learner_team == 0 else -team0]
+
+
+@pytest.mark.parametrize("teacher_share", [1.0, 0.0])
+def test_whole_play_tables_play_hands_with_chaodipi(teacher_share):
+    run = small_run("rules=chaodipi", "train.warm_start_frames=1000000" if teacher_share else "train.teacher=none")
+    model = new_model(run).eval()
+    tables = PlayTables(2, 6, run)
+    batch = None
+    while batch is None:
+        tables.step(model, 0.1, teacher_share)
+        batch = tables.collect(1)
+    assert batch.episodes >= 1 and batch.obs.shape[1] == model.obs_size
+    assert (batch.teacher_decisions > 0) == bool(teacher_share)

@@ -162,9 +162,12 @@ class PlayTables:
                           candidates: Candidates) -> None:
         teacher = self.teachers[i]
         moves, rows = list(candidates.moves), candidates.rows
-        if candidates.phase == 0:
-            bid = teacher.bid(view)
+        if candidates.phase == 0:  # a bid of the deal or of 炒地皮 (act picks the teacher's logic for each)
+            bid = teacher.act(view)
             chosen = PASS if bid is None else bid_action(bid)
+            positive = np.array([m == chosen for m in moves])
+        elif view.phase in (Phase.TRIBUTE, Phase.TRIBUTE_RETURN):  # RULES.md 9: one card
+            chosen = int(teacher.act(view))
             positive = np.array([m == chosen for m in moves])
         elif candidates.phase == 1:
             if not self._burial_plans[i]:
