@@ -30,6 +30,20 @@ REBID_MARGIN = 3.0
 """炒地皮: overcall only when the new trump's strength score beats the current trump's by this much."""
 
 
+def _answer_to_own_side(view: PlayerView) -> tuple[bool, Bid | None]:
+    """``(True, answer)`` when the bid is settled before any judgement: nothing to bid (pass), our own
+    standing bid (strengthen it: the only option left to us), our partner's (never overturn it)."""
+    options = view.bid_options
+    if not options:
+        return True, None
+    standing = view.standing_bid
+    if standing is not None and standing.seat == view.seat:
+        return True, options[0]
+    if standing is not None and (standing.seat - view.seat) % 2 == 0:
+        return True, None
+    return False, None
+
+
 def choose_bid(view: PlayerView) -> Bid | None:
     """The bid to make, or ``None`` to pass.
 
@@ -41,14 +55,10 @@ def choose_bid(view: PlayerView) -> Bid | None:
     * A joker pair (no-trump) is bid against an opponents' bid when no suit of
       ours is good enough but we hold level cards and jokers.
     """
-    options = view.bid_options
-    if not options:
-        return None
-    standing = view.standing_bid
-    if standing is not None and standing.seat == view.seat:
-        return options[0]
-    if standing is not None and (standing.seat - view.seat) % 2 == 0:
-        return None
+    settled, answer = _answer_to_own_side(view)
+    if settled:
+        return answer
+    options, standing = view.bid_options, view.standing_bid
     hand = view.hand
     held = sum(hand)
     if held < MIN_CARDS_TO_BID:
@@ -79,14 +89,10 @@ def choose_rebid(view: PlayerView) -> Bid | None:
       trump's by ``REBID_MARGIN`` and reaches ``OVERCALL_SHARE`` of the cards
       held: the kitty comes with it, but so does a burial the others may punish.
     """
+    settled, answer = _answer_to_own_side(view)
+    if settled:
+        return answer
     options = view.bid_options
-    if not options:
-        return None
-    standing = view.standing_bid
-    if standing is not None and standing.seat == view.seat:
-        return options[0]
-    if standing is not None and (standing.seat - view.seat) % 2 == 0:
-        return None
     hand, held = view.hand, sum(view.hand)
     level = RANKS.index(view.level)
     current = trump_strength_for(hand, level, view.ctx.trump_suit if view.ctx is not None else None)

@@ -29,7 +29,7 @@ from agents.dmc.models import q_values
 from agents.dmc.plays import Candidates, decision_candidates, play_rows
 from agents.registry import BOTS
 from agents.selfplay.config import RunConfig
-from agents.selfplay.samples import SampleBatch
+from agents.selfplay.samples import SampleBatch, collect_finished
 from env.actions import PASS, bid_action
 from env.game import Phase
 from env.shengji_env import AGENTS, raw_env
@@ -201,12 +201,10 @@ class PlayTables:
 
     def collect(self, min_samples: int) -> SampleBatch | None:
         """Finished samples, once at least ``min_samples`` are ready (frames counted since last collect)."""
-        if sum(len(b) for b in self._finished) < min_samples:
-            return None
-        batch = SampleBatch.concatenate(self._finished)
-        batch.frames = self.frames
-        batch.spreads = self._spreads
-        self.frames = 0
-        self._finished = []
-        self._spreads = []
+        batch = collect_finished(self._finished, self.frames, min_samples)
+        if batch is not None:
+            batch.spreads = self._spreads
+            self.frames = 0
+            self._finished = []
+            self._spreads = []
         return batch

@@ -24,7 +24,7 @@ from agents.dmc.features import action_table, decision_phase
 from agents.dmc.models import q_values
 from agents.dmc.play_tables import PlayTables
 from agents.selfplay.config import RunConfig
-from agents.selfplay.samples import SampleBatch
+from agents.selfplay.samples import SampleBatch, collect_finished
 from env.encoding import bidding_context
 from env.shengji_env import AGENTS, raw_env
 from env.variants import RuleOptions
@@ -100,12 +100,10 @@ class SelfPlayTables:
 
     def collect(self, min_samples: int) -> SampleBatch | None:
         """Finished samples, once at least ``min_samples`` are ready (frames counted since last collect)."""
-        if sum(len(b) for b in self._finished) < min_samples:
-            return None
-        batch = SampleBatch.concatenate(self._finished)
-        batch.frames = self.frames
-        self.frames = 0
-        self._finished = []
+        batch = collect_finished(self._finished, self.frames, min_samples)
+        if batch is not None:
+            self.frames = 0
+            self._finished = []
         return batch
 
 

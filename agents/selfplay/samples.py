@@ -72,3 +72,13 @@ class SampleBatch:
             throws=(sum(b.throws[0] for b in batches), sum(b.throws[1] for b in batches)),
             spreads=[x for b in batches for x in b.spreads],
             returns_vs_teacher=[x for b in batches for x in b.returns_vs_teacher])
+
+
+def collect_finished(finished: list[SampleBatch], frames: int, min_samples: int) -> SampleBatch | None:
+    """The samples of finished hands as one batch carrying the ``frames`` played since the last
+    collect, once at least ``min_samples`` are ready (else ``None``: keep playing)."""
+    if sum(len(b) for b in finished) < min_samples:
+        return None
+    batch = SampleBatch.concatenate(finished)
+    batch.frames = frames
+    return batch
