@@ -27,8 +27,8 @@ from agents.dmc.learner import SampleBuffer, make_optimizer, train_step
 from agents.dmc.tables import make_tables
 from agents.selfplay.backends import make_actor_pool
 from agents.selfplay.checkpoint import (
+    check_resumable,
     load_checkpoint,
-    model_from_checkpoint,
     new_model,
     restore_rng,
     save_checkpoint,
@@ -73,8 +73,7 @@ def main(cfg: DictConfig) -> float:
     if cfg.resume:
         source = find_resume_checkpoint(cfg)
         state = load_checkpoint(source)
-        loaded, _ = model_from_checkpoint(state)
-        model.load_state_dict(loaded.state_dict())
+        model.load_state_dict(check_resumable(state, run, source).state_dict())
         if state.get("optimizer") is not None:
             optimizer.load_state_dict(state["optimizer"])
         counters.update(state["counters"])

@@ -24,8 +24,9 @@ from agents.dmc.plays import (
     play_feature_size,
     play_rows,
 )
+from agents.dmc.tables import make_tables
 from agents.runner import play_hand
-from agents.selfplay.checkpoint import new_model, save_checkpoint
+from agents.selfplay.checkpoint import CheckpointError, check_resumable, new_model, save_checkpoint
 from agents.selfplay.config import run_config
 from agents.selfplay.samples import SampleBatch
 from env.actions import PASS, bid_mask, composer_for
@@ -398,3 +399,41 @@ def test_whole_play_tables_play_hands_with_chaodipi(teacher_share):
         batch = tables.collect(1)
     assert batch.episodes >= 1 and batch.obs.shape[1] == model.obs_size
     assert (batch.teacher_decisions > 0) == bool(teacher_share)
+
+
+@pytest.mark.parametrize("switches", [
+    ("action_mode=card", "train.teacher=none"),
+    ("train.teacher=none",),
+    ("train.warm_start_frames=0", "train.teacher_share=0.5"),
+    ("train.imitation=margin",),
+    ("train.imitation_weight=0",),
+    ("model.value_head=false",),
+    ("reward=level_points",),
+])
+def test_every_ablation_switch_trains_a_few_hundred_frames(switches):
+    torch.manual_seed(0)
+    run = small_run("train.warm_start_frames=200", *switches)
+    model = new_model(run)
+    optimizer = make_optimizer(model, run.train)
+    tables = make_tables(run, seed=3)
+    buffer, frames, steps = SampleBuffer(), 0, 0
+    while frames < 300 or steps == 0:
+        tables.step(model.eval(), 0.1, run.train.teacher_share_at(frames))
+        batch = tables.collect(1)
+        if batch is not None:
+            frames += batch.frames
+            buffer.add(batch)
+        while (chunk := buffer.take(32)) is not None:
+            stats = train_step(model, optimizer, chunk, torch.device("cpu"), run.train)
+            assert np.isfinite(stats["q_loss"]) and np.isfinite(stats["grad_norm"])
+            steps += 1
+    assert steps > 0 and frames >= 300
+
+
+def test_resuming_with_another_action_mode_or_model_names_the_mismatch(tmp_path):
+    run = small_run()
+    state = {"model": new_model(run).state_dict(), "config": config("train=smoke")}
+    other = small_run("action_mode=card", "train.teacher=none", "model.value_head=false")
+    with pytest.raises(CheckpointError, match=r"action_mode: 'play' -> 'card'.*model:"):
+        check_resumable(state, other, "old.pt")
+    assert check_resumable(state, run) is not None

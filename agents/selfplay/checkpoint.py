@@ -82,6 +82,25 @@ def model_from_checkpoint(state: dict[str, Any]) -> tuple[torch.nn.Module, RunCo
     return model, run
 
 
+def resume_mismatches(saved: RunConfig, run: RunConfig) -> list[str]:
+    """What makes a checkpoint's network unusable for a run: the settings that shape the network or
+    its inputs (action mode, card layout, history length, rules, model), each as ``name: saved -> run``."""
+    pairs = {"action_mode": (saved.action_mode, run.action_mode), "layout": (saved.layout, run.layout),
+             "history_len": (saved.history_len, run.history_len), "rules": (saved.rules, run.rules),
+             "model": (saved.model, run.model)}
+    return [f"{name}: {a!r} -> {b!r}" for name, (a, b) in pairs.items() if a != b]
+
+
+def check_resumable(state: dict[str, Any], run: RunConfig, source: str | Path = "checkpoint") -> torch.nn.Module:
+    """The checkpoint's network when it fits ``run``; else :class:`CheckpointError` naming every mismatch."""
+    model, saved = model_from_checkpoint(state)
+    mismatches = resume_mismatches(saved, run)
+    if mismatches:
+        raise CheckpointError(f"{source} cannot be resumed with this configuration ({'; '.join(mismatches)}); "
+                              "resume with the checkpoint's settings or start a new run")
+    return model
+
+
 def new_model(run: RunConfig) -> torch.nn.Module:
     """A freshly initialised network for a run configuration."""
     history_shape = (run.history_len, history_row_size(run.layout))
