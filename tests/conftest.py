@@ -22,6 +22,11 @@ def _copy_into(stream, output: bytearray) -> None:
         output.extend(chunk)
 
 
+def _default_sigint() -> None:
+    """In the child before exec: Ctrl-C back at its default action, as in a terminal."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _press_ctrl_c(command: Sequence[str], ready: str, wait_s: float = 600) -> tuple[int, str]:
     """Run ``command``, and once its output matches the regex ``ready``, press Ctrl-C.
 
@@ -29,8 +34,10 @@ def _press_ctrl_c(command: Sequence[str], ready: str, wait_s: float = 600) -> tu
     whole group, as a terminal's Ctrl-C reaches the main process and every worker.
     Returns the exit status and the output (stdout and stderr together).
     """
+    # A terminal's process starts with Ctrl-C at its default action; a suite run in the background of a
+    # non-interactive shell inherits it ignored (and Python then installs no KeyboardInterrupt handler).
     process = subprocess.Popen(list(command), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               start_new_session=True)
+                               start_new_session=True, preexec_fn=_default_sigint)
     output = bytearray()
     reader = threading.Thread(target=_copy_into, args=(process.stdout, output), daemon=True)
     reader.start()
