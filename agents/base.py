@@ -37,7 +37,7 @@ class Agent(ABC):
 
     def act(self, view: PlayerView) -> Decision:
         """Dispatch on the phase to :meth:`bid`, :meth:`bury`, :meth:`play`, or a RULES.md 9 decision."""
-        if view.phase in (Phase.DEAL, Phase.FINAL_BID):
+        if view.phase.is_bidding:
             return self.bid(view)
         if view.phase == Phase.KITTY:
             return self.bury(view)

@@ -36,7 +36,7 @@ def time_hands(name: str, hands: int, seed: int, search: dict | None = None) -> 
             start = time.perf_counter()
             decision = agents[seat].act(view)
             elapsed = time.perf_counter() - start
-            if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+            if hand.phase.is_bidding:
                 times["bid"].append(elapsed)
                 hand.pass_bid(seat) if decision is None else hand.bid(seat, decision)
             elif hand.phase == Phase.KITTY:

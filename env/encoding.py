@@ -262,7 +262,7 @@ class ObservationEncoder:
         kitty = own_kitty(hand, seat)
         rows.append(_count_row(kitty) if kitty else empty)
         counts = np.array(rows, dtype=np.int8)
-        if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+        if hand.phase.is_bidding:
             counts[10] = 2 - counts[0]  # everything else is unseen while dealing
         else:
             counts[10] = 2 - counts[0] - counts[2:6].sum(axis=0) - counts[11]
@@ -372,4 +372,4 @@ class ObservationEncoder:
         out[i + 1] = len(hand.tricks) / deal.num_tricks
         for rel in range(4):
             out[i + 2 + rel] = hand.hand_sizes[(seat + rel) % 4] / deal.most_cards_held
-        out[i + 6] = sum(hand.hand_sizes) / deal.dealt_cards if phase in (Phase.DEAL, Phase.FINAL_BID) else 1.0
+        out[i + 6] = sum(hand.hand_sizes) / deal.dealt_cards if phase.is_bidding else 1.0

@@ -62,6 +62,20 @@ class Phase(StrEnum):
     PLAY = "play"            # the tricks
     DONE = "done"            # scored
 
+    @property
+    def is_bidding(self) -> bool:
+        """The deal's bidding: the phases in which cards are dealt with bids, and the final round."""
+        return self in (Phase.DEAL, Phase.FINAL_BID)
+
+    @property
+    def takes_bids(self) -> bool:
+        """Whether the decision of the phase is a bid or a pass: the deal's bidding and 炒地皮."""
+        return self in (Phase.DEAL, Phase.FINAL_BID, Phase.REBID)
+
+
+BIDDING_PHASES = (Phase.DEAL, Phase.FINAL_BID)
+"""The phases of the deal's bidding (:attr:`Phase.is_bidding`)."""
+
 
 def team_of(seat: int) -> int:
     """Team of a seat: 0 for seats {0, 2}, 1 for seats {1, 3}."""
@@ -300,7 +314,7 @@ class Hand:
         """Apply an agent's decision for ``seat`` by phase: a Bid or ``None`` (pass) while
         bidding or re-bidding, the cards to bury, one card (or a one-card list) to give or
         return as tribute, or the cards to play."""
-        if self.phase in (Phase.DEAL, Phase.FINAL_BID):
+        if self.phase.is_bidding:
             if decision is None:
                 self.pass_bid(seat)
             else:
@@ -351,7 +365,7 @@ class Hand:
     def bid_options(self, seat: int | None = None) -> list[Bid]:
         """Bids ``seat`` (default: the player to act) could make now."""
         seat = self.current_player if seat is None else seat
-        if seat is None or self.phase not in (Phase.DEAL, Phase.FINAL_BID):
+        if seat is None or not self.phase.is_bidding:
             return []
         return self.ruleset.available_bids(self.hands[seat], self.level_rank, seat, self.standing)
 
@@ -400,7 +414,7 @@ class Hand:
 
     def bid(self, seat: int, bid: Bid) -> None:
         """Make a bid at a decision point."""
-        self._check_turn(seat, (Phase.DEAL, Phase.FINAL_BID), "bid")
+        self._check_turn(seat, BIDDING_PHASES, "bid")
         try:
             bid = Bid(*bid)
         except TypeError:
@@ -419,7 +433,7 @@ class Hand:
 
     def pass_bid(self, seat: int) -> None:
         """Decline to bid at a decision point."""
-        self._check_turn(seat, (Phase.DEAL, Phase.FINAL_BID), "pass")
+        self._check_turn(seat, BIDDING_PHASES, "pass")
         self._pending.popleft()
         self.decisions.append({"seat": seat, "action": "pass"})
         self._advance()
@@ -733,7 +747,7 @@ class Hand:
 
     def cards_accounted(self) -> int:
         """Cards in hands + kitty + played, plus the undealt rest while bidding (always the whole deck)."""
-        if self.phase in (Phase.DEAL, Phase.FINAL_BID):
+        if self.phase.is_bidding:
             return sum(self.hand_sizes) + self.ruleset.layout.deck_size - self._dealt
         return sum(self.hand_sizes) + len(self.kitty) + sum(sum(p) for p in self.played)
 

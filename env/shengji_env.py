@@ -221,7 +221,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         """Set up the composer and mask for whoever acts next."""
         hand = self.hand
         seat = hand.current_player
-        if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+        if hand.phase.is_bidding:
             self.composer = None
             self._mask = bid_mask(hand.bid_options(seat))
         elif hand.phase == Phase.REBID:
@@ -262,7 +262,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self.rewards[a] = 0.0
         hand = self.hand
         seat = hand.current_player
-        if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+        if hand.phase.is_bidding:
             if action == PASS:
                 hand.pass_bid(seat)
             else:
@@ -366,7 +366,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     def apply_decision(self, decision: Bid | tuple | list | None) -> None:
         """Apply an agent's whole decision (a Bid, None to pass, or cards; one card for a
         tribute or a returned card) for the acting seat."""
-        if self.hand.phase in (Phase.DEAL, Phase.FINAL_BID, Phase.REBID):
+        if self.hand.phase.takes_bids:
             if decision is None:
                 self.step(PASS)
             else:

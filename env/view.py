@@ -132,7 +132,7 @@ class PlayerView:
 
 def view_of(hand: Hand, seat: int) -> PlayerView:
     """The view of ``hand`` from ``seat``."""
-    bidding = hand.phase in (Phase.DEAL, Phase.FINAL_BID)
+    bidding = hand.phase.is_bidding
     acting = hand.current_player == seat
     if bidding and acting:
         bid_options = tuple(hand.bid_options(seat))

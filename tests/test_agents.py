@@ -186,7 +186,7 @@ def test_expert_cashes_a_safe_throw():
 def test_expert_bids_a_strong_suit_and_buries_eight_cheap_cards():
     hand = Hand.new(11, dealer=0)
     agents = [ExpertAgent() for _ in range(4)]
-    while hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+    while hand.phase.is_bidding:
         seat = hand.current_player
         decision = agents[seat].act(view_of(hand, seat))
         hand.pass_bid(seat) if decision is None else hand.bid(seat, decision)

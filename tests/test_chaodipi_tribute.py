@@ -95,7 +95,7 @@ def tribute_hand(seed: int = 4, options: RuleOptions = TRIBUTE, dealer: int = 2)
     """A tribute hand at level 7, bid at random, stopped at the first tribute card."""
     rng = random.Random(seed)
     hand = Hand.new(seed, options, level="7", dealer=dealer, tribute=True)
-    while hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+    while hand.phase.is_bidding:
         random_decision(hand, rng)
     return hand
 
@@ -293,7 +293,7 @@ def test_a_big_light_hand_makes_the_next_hand_a_tribute_hand():
     nxt = match.new_hand()
     assert nxt.tribute_hand and nxt.dealer == 2 and nxt.level == match.team_levels[0]
     rng = random.Random(1)
-    while nxt.phase in (Phase.DEAL, Phase.FINAL_BID):
+    while nxt.phase.is_bidding:
         random_decision(nxt, rng)
     # Its defenders, the team that scored P <= 0, give in seat order from the dealer.
     assert nxt.phase == Phase.TRIBUTE and nxt.current_player == 3
@@ -449,7 +449,7 @@ def _session_to(session, phases) -> None:
         assert not session.hand_over, "the hand ended first"
         if session.ai_to_act:
             session.step_ai()
-        elif session.hand.phase in (Phase.DEAL, Phase.FINAL_BID, Phase.REBID):
+        elif session.hand.phase.takes_bids:
             session.bid(0, session.hint(0))
         elif session.hand.phase in (Phase.TRIBUTE, Phase.TRIBUTE_RETURN):
             session.submit(0, [session.hint(0)])

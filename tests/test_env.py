@@ -149,7 +149,7 @@ def test_whole_play_helper_applies_a_play_and_rejects_illegal_ones():
 def test_bidding_asks_only_at_decision_points():
     environment = raw_env()
     environment.reset(seed=4)
-    while environment.hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+    while environment.hand.phase.is_bidding:
         mask = environment.action_mask()
         assert mask[PASS] == 1 and mask[:PASS].sum() == 0 and mask[PASS + 1:].sum() >= 1
         environment.step(PASS)
@@ -235,7 +235,7 @@ def test_render_ansi_shows_the_table():
 
 def _recorded_deal():
     hand = Hand.new(123)
-    while hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+    while hand.phase.is_bidding:
         hand.pass_bid(hand.current_player)
     return {"hands": [format_cards(hand.hand_cards(s)) for s in range(4)], "level": "2", "dealer": hand.dealer,
             "trump": None if hand.ctx.trump_suit is None else "SHCD"[hand.ctx.trump_suit]}

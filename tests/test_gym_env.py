@@ -56,3 +56,18 @@ def test_episode_reward_is_the_seats_team_level_change(seat):
 def test_needs_three_opponents():
     with pytest.raises(ValueError, match="three"):
         ShengjiGymEnv([RandomAgent(0)], seat=0)
+
+
+def test_gymnasium_make_builds_the_single_agent_view():
+    import gymnasium
+
+    import env
+
+    made = gymnasium.make(env.GYM_ID, opponents=[RandomAgent(1), RandomAgent(2), RandomAgent(3)], seat=1)
+    observation, info = made.reset(seed=4)
+    assert observation["observation"].shape == made.observation_space["observation"].shape
+    terminated = truncated = False
+    while not (terminated or truncated):
+        action = int(np.flatnonzero(info["action_mask"])[0])
+        observation, reward, terminated, truncated, info = made.step(action)
+    assert terminated and reward != 0

@@ -414,7 +414,7 @@ def test_plays_accepted_in_real_hands_are_legal_by_the_oracle():
         hand = Hand.new(seed)
         while hand.phase != Phase.DONE:
             seat = hand.current_player
-            if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+            if hand.phase.is_bidding:
                 choice = rng.choice([None, *hand.bid_options(seat)])
                 hand.pass_bid(seat) if choice is None else hand.bid(seat, choice)
                 continue

@@ -20,7 +20,7 @@ def _to_human_card_turn(session: GameSession, phase: Phase) -> None:
         assert not session.hand_over, "the hand ended first"
         if session.ai_to_act:
             session.step_ai()
-        elif session.hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+        elif session.hand.phase.is_bidding:
             options = session.bid_options(0)
             session.bid(0, options[0] if options else None)
         else:

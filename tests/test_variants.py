@@ -106,7 +106,7 @@ def random_hand(seed: int, options: RuleOptions | None = None) -> Hand:
     hand = Hand.new(seed, options)
     while hand.phase != Phase.DONE:
         seat = hand.current_player
-        if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+        if hand.phase.is_bidding:
             choice = rng.choice([None, *hand.bid_options(seat)])
             hand.pass_bid(seat) if choice is None else hand.bid(seat, choice)
         elif hand.phase == Phase.KITTY:

@@ -285,7 +285,7 @@ class GameSession:
     def _apply(self, seat: int, decision: Decision) -> tuple[int, ...] | None:
         hand = self.hand
         played = None
-        if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+        if hand.phase.is_bidding:
             if decision is None:
                 hand.pass_bid(seat)
             else:

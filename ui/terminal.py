@@ -132,7 +132,7 @@ class TerminalGame:
         seat = session.to_act
         phase = session.hand.phase
         while session.to_act == seat and session.hand.phase == phase and not session.hand_over:
-            if phase in (Phase.DEAL, Phase.FINAL_BID, Phase.REBID):
+            if phase.takes_bids:
                 done = self._bid_turn(seat)
             elif phase == Phase.TRIBUTE:
                 done = self._card_turn(seat, "tribute", "Give your highest card as tribute: "

@@ -51,7 +51,7 @@ def random_decision(hand: Hand, rng: random.Random, max_plays: int = 256) -> Non
     The same choices as :class:`RandomAgent` without building a view (benchmarks, property tests).
     """
     seat = hand.current_player
-    if hand.phase in (Phase.DEAL, Phase.FINAL_BID):
+    if hand.phase.is_bidding:
         decision = rng.choice([None, *hand.bid_options(seat)])
     elif hand.phase == Phase.REBID:
         decision = rng.choice([None, *hand.rebid_options(seat)])

@@ -56,6 +56,6 @@ def action_table(ctx: TrumpContext, layout: str) -> np.ndarray:
 
 def decision_phase(phase: Phase) -> int:
     """0 for bidding (a 炒地皮 turn too), 1 for the kitty (and a tribute or returned card), 2 for play."""
-    if phase in (Phase.DEAL, Phase.FINAL_BID, Phase.REBID):
+    if phase.takes_bids:
         return 0
     return 1 if phase in (Phase.KITTY, Phase.TRIBUTE, Phase.TRIBUTE_RETURN) else 2

@@ -79,7 +79,7 @@ class PlayTables:
         env = self.envs[i]
         while True:
             hand = env.hand
-            if hand.phase in (Phase.DEAL, Phase.FINAL_BID) and not hand.bid_options(hand.current_player):
+            if hand.phase.is_bidding and not hand.bid_options(hand.current_player):
                 env.step(PASS)
             elif hand.phase == Phase.PLAY and hand.lead is not None:
                 moves = env.legal_plays(2)

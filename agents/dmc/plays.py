@@ -191,7 +191,7 @@ class Candidates(NamedTuple):
 
 def decision_candidates(view: PlayerView, layout: str, mask: np.ndarray | None = None) -> Candidates:
     """The candidates of the seat's decision. A kitty pick needs the composer's ``mask`` (what is picked)."""
-    if view.phase in (Phase.DEAL, Phase.FINAL_BID, Phase.REBID):
+    if view.phase.takes_bids:
         actions = np.flatnonzero(bid_mask(view.bid_options))
         return Candidates(0, actions.tolist(), step_table(bidding_context(view), layout)[actions])
     if view.phase in (Phase.TRIBUTE, Phase.TRIBUTE_RETURN):  # RULES.md 9: one card, scored as a kitty pick
