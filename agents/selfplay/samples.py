@@ -77,7 +77,7 @@ class SampleBatch:
 def collect_finished(finished: list[SampleBatch], frames: int, min_samples: int) -> SampleBatch | None:
     """The samples of finished hands as one batch carrying the ``frames`` played since the last
     collect, once at least ``min_samples`` are ready (else ``None``: keep playing)."""
-    if sum(len(b) for b in finished) < min_samples:
+    if not finished or sum(len(b) for b in finished) < min_samples:
         return None
     batch = SampleBatch.concatenate(finished)
     batch.frames = frames
