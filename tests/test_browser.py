@@ -233,3 +233,53 @@ def test_title_glyphs_are_drawn_without_a_cjk_font(page, server_url: str) -> Non
     assert max(_longest_run(row) for row in middle) >= 0.6 * first.shape[1]  # 升's 一
     assert second.mean() > 0.04
     assert np.count_nonzero(first != second) > 0.05 * first.size
+
+
+@pytest.fixture(scope="module")
+def chaodipi_url() -> Iterator[str]:
+    """A second server whose games play the 炒地皮 option (RULES.md 9)."""
+    import uvicorn
+
+    from ui.web.server import WebSettings, create_app
+
+    app = create_app(WebSettings(seats=("human", "greedy", "greedy", "greedy"), ai_delay=0.05,
+                                 rules={"chaodipi": True}, checkpoint_dir=str(ROOT / "checkpoints")))
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+def test_browser_rebids_for_the_kitty_and_buries_it(page, chaodipi_url: str) -> None:
+    # Seed 5: passing every bid of the deal, we are offered a 炒地皮 bid after the dealer's burial;
+    # taking it hands us the kitty to bury, and the hand plays to its end.
+    page.goto(chaodipi_url)
+    page.wait_for_selector("#lobby-form")
+    page.select_option("#episode", "hand")
+    page.fill("#seed", "5")
+    page.click("#start")
+    page.evaluate("window.__lastVersion = null")
+    rebids = buried = plays = 0
+    while (phase := _wait_ready(page)) != "result":
+        if phase in ("deal", "final_bid"):
+            _submit(page, "#bid-buttons button.pass")
+            continue
+        if phase == "rebid":
+            assert page.locator("#bid-buttons button.bid").count() > 0
+            _submit(page, "#bid-buttons button.bid >> nth=0")
+            rebids += 1
+            continue
+        _click_cards_until_complete(page, -1 if phase == "kitty" else 0)
+        buried += phase == "kitty"
+        plays += phase == "play"
+        _submit(page, "#submit")
+    assert rebids >= 1 and buried >= 1 and plays > 0
+    assert "Defenders took" in page.inner_text("#result-summary")
+    assert page.errors == []
