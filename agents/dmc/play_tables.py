@@ -29,7 +29,7 @@ from agents.dmc.models import q_values
 from agents.dmc.plays import Candidates, decision_candidates, play_rows
 from agents.registry import BOTS
 from agents.selfplay.config import RunConfig
-from agents.selfplay.samples import SampleBatch, collect_finished
+from agents.selfplay.samples import SampleBatch, collect_finished, hand_samples
 from env.actions import PASS, bid_action
 from env.game import Phase
 from env.shengji_env import AGENTS, raw_env
@@ -97,24 +97,18 @@ class PlayTables:
         env = self.envs[i]
         trajectory = self._trajectories[i]
         team_reward = (env.rewards["player_0"], env.rewards["player_1"])
-        hand = env.hand
         labelled = [t for t in trajectory if t[5] is not None]
         # The learner's team against the teacher's (hands where the teacher holds one team): a live strength gauge.
         held = self.teacher_seats[i]
         versus = [team_reward[1 - min(held) % 2]] if len(held) == 2 else []
         width = trajectory[0][2].shape[0] if trajectory else 0
-        self._finished.append(SampleBatch(
-            obs=np.stack([t[0] for t in trajectory]).astype(np.float16),
-            history=np.stack([t[1] for t in trajectory]).astype(np.float16),
-            actions=np.stack([t[2] for t in trajectory]).astype(np.float16),
-            phase=np.array([t[3] for t in trajectory], dtype=np.int8),
-            target=np.array([team_reward[t[4] % 2] for t in trajectory], dtype=np.float32),
+        self._finished.append(hand_samples(
+            trajectory, team_reward, env.hand,
             cand_count=np.array([0 if t[5] is None else len(t[5]) for t in trajectory], dtype=np.int32),
             cand_rows=(np.concatenate([t[5] for t in labelled]).astype(np.float16) if labelled
                        else np.zeros((0, width), dtype=np.float16)),
             cand_positive=(np.concatenate([t[6] for t in labelled]) if labelled else np.zeros(0, dtype=bool)),
-            episodes=1, returns=[team_reward[0]], returns_vs_teacher=versus,
-            throws=(sum(hand.throws_attempted), sum(hand.throws_failed))))
+            returns_vs_teacher=versus))
         self._trajectories[i] = []
         self._reset(i)
 

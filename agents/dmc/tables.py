@@ -24,7 +24,7 @@ from agents.dmc.features import action_table, decision_phase
 from agents.dmc.models import q_values
 from agents.dmc.play_tables import PlayTables
 from agents.selfplay.config import RunConfig
-from agents.selfplay.samples import SampleBatch, collect_finished
+from agents.selfplay.samples import SampleBatch, collect_finished, hand_samples
 from env.encoding import bidding_context
 from env.shengji_env import AGENTS, raw_env
 from env.variants import RuleOptions
@@ -86,15 +86,7 @@ class SelfPlayTables:
     def _finish_episode(self, i: int, env) -> None:
         trajectory = self._trajectories[i]
         team_reward = (env.rewards["player_0"], env.rewards["player_1"])
-        hand = env.hand
-        self._finished.append(SampleBatch(
-            obs=np.stack([t[0] for t in trajectory]).astype(np.float16),
-            history=np.stack([t[1] for t in trajectory]).astype(np.float16),
-            actions=np.stack([t[2] for t in trajectory]).astype(np.float16),
-            phase=np.array([t[3] for t in trajectory], dtype=np.int8),
-            target=np.array([team_reward[t[4] % 2] for t in trajectory], dtype=np.float32),
-            episodes=1, returns=[team_reward[0]],
-            throws=(sum(hand.throws_attempted), sum(hand.throws_failed))))
+        self._finished.append(hand_samples(trajectory, team_reward, env.hand))
         self._trajectories[i] = []
         self._reset(env)
 

@@ -82,3 +82,16 @@ def collect_finished(finished: list[SampleBatch], frames: int, min_samples: int)
     batch = SampleBatch.concatenate(finished)
     batch.frames = frames
     return batch
+
+
+def hand_samples(decisions: list[tuple], team_reward: tuple[float, float], hand, **extra) -> SampleBatch:
+    """The samples of one finished hand: each decision ``(obs, history, action row, phase, seat, ...)``
+    gets the deciding seat's team reward as target; ``extra`` sets the other fields (candidates, stats)."""
+    return SampleBatch(
+        obs=np.stack([d[0] for d in decisions]).astype(np.float16),
+        history=np.stack([d[1] for d in decisions]).astype(np.float16),
+        actions=np.stack([d[2] for d in decisions]).astype(np.float16),
+        phase=np.array([d[3] for d in decisions], dtype=np.int8),
+        target=np.array([team_reward[d[4] % 2] for d in decisions], dtype=np.float32),
+        episodes=1, returns=[team_reward[0]], throws=(sum(hand.throws_attempted), sum(hand.throws_failed)),
+        **extra)
