@@ -35,15 +35,14 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server_url() -> Iterator[str]:
-    """The web server on a free 127.0.0.1 port, in a thread."""
+def _serve(**settings) -> Iterator[str]:
+    """The web server of ``WebSettings(**settings)`` on a free 127.0.0.1 port, in a thread."""
     import uvicorn
 
     from ui.web.server import WebSettings, create_app
 
     app = create_app(WebSettings(seats=("human", "greedy", "greedy", "greedy"), ai_delay=0.05,
-                                 checkpoint_dir=str(ROOT / "checkpoints")))  # absolute, as play.py passes it
+                                 checkpoint_dir=str(ROOT / "checkpoints"), **settings))  # absolute, as play.py
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -55,6 +54,12 @@ def server_url() -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def server_url() -> Iterator[str]:
+    """The web server of the standard game."""
+    yield from _serve()
 
 
 @pytest.fixture(scope="module")
@@ -238,23 +243,7 @@ def test_title_glyphs_are_drawn_without_a_cjk_font(page, server_url: str) -> Non
 @pytest.fixture(scope="module")
 def chaodipi_url() -> Iterator[str]:
     """A second server whose games play the 炒地皮 option (RULES.md 9)."""
-    import uvicorn
-
-    from ui.web.server import WebSettings, create_app
-
-    app = create_app(WebSettings(seats=("human", "greedy", "greedy", "greedy"), ai_delay=0.05,
-                                 rules={"chaodipi": True}, checkpoint_dir=str(ROOT / "checkpoints")))
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    yield from _serve(rules={"chaodipi": True})
 
 
 def test_browser_rebids_for_the_kitty_and_buries_it(page, chaodipi_url: str) -> None:
