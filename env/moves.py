@@ -26,8 +26,10 @@ class MoveList(NamedTuple):
     truncated: bool
 
 
-_EAGER_LIMIT = 1 << 14
-"""Above this many raw combinations a bounded enumeration is deduplicated lazily."""
+_EAGER_FACTOR = 4
+"""A bounded enumeration with more than this many times its bound of raw combinations is deduplicated
+lazily: building all of them (a void follower's discards under a 4-card lead are 12,650) to keep 49
+costs more than the lazy path's per-item overhead saves."""
 
 
 def _dedupe(combos: Iterator[tuple[int, ...]]) -> Iterator[tuple[int, ...]]:
@@ -38,7 +40,7 @@ def _dedupe(combos: Iterator[tuple[int, ...]]) -> Iterator[tuple[int, ...]]:
             yield combo
 
 
-def _sub_multisets(items: Sequence[tuple[int, int]], size: int, bounded: bool = False) -> Iterable[tuple[int, ...]]:
+def _sub_multisets(items: Sequence[tuple[int, int]], size: int, bound: int | None = None) -> Iterable[tuple[int, ...]]:
     """All multisets of ``size`` cards drawn from ``(kind, count)`` items.
 
     Each multiset is a tuple in item order, and they come in lexicographic
@@ -46,8 +48,8 @@ def _sub_multisets(items: Sequence[tuple[int, int]], size: int, bounded: bool = 
     does the enumeration in C (the hot path of random play and of the
     environment's masks); a kind held twice yields each multiset up to twice,
     and the first occurrence is kept, which preserves the lexicographic order.
-    When the caller will stop early (``bounded``) and the set is huge, the
-    duplicates are dropped lazily instead of all at once.
+    When the caller will stop early (after about ``bound`` plays) and the set
+    is much larger, the duplicates are dropped lazily instead of all at once.
     """
     cards = [k for k, c in items for _ in range(c)]
     if size > len(cards):
@@ -55,7 +57,7 @@ def _sub_multisets(items: Sequence[tuple[int, int]], size: int, bounded: bool = 
     combos = combinations(cards, size)
     if len(cards) == len(items):
         return combos
-    if bounded and comb(len(cards), size) > _EAGER_LIMIT:
+    if bound is not None and comb(len(cards), size) > _EAGER_FACTOR * bound:
         return _dedupe(combos)
     return dict.fromkeys(combos)
 
@@ -107,17 +109,17 @@ def legal_follows(ctx: TrumpContext, hand: Sequence[int], lead: Lead, max_plays:
     if held <= lead.n:
         forced = tuple(k for k, c in in_suit for _ in range(c))
         others = [(k, c) for k, c in enumerate(hand) if c and ctx.suit[k] != suit]
-        fills = _sub_multisets(others, lead.n - held, max_plays is not None)
+        fills = _sub_multisets(others, lead.n - held, max_plays)
         out.extend(_sorted_plays(map(forced.__add__, fills), True))
         return MoveList(out.plays, out.truncated)
     needs_shape = bool(lead.tractor_lengths or lead.pairs)
     if not needs_shape:
-        out.extend(_sorted_plays(_sub_multisets(in_suit, lead.n, max_plays is not None), suit == TRUMP))
+        out.extend(_sorted_plays(_sub_multisets(in_suit, lead.n, max_plays), suit == TRUMP))
         return MoveList(out.plays, out.truncated)
     required = profile(tuple(pair_counts(ctx, hand, suit)), lead.tractor_lengths, lead.pairs)
     order = ctx.order
     size = ctx.suit_size[suit]
-    for play in _sub_multisets(in_suit, lead.n, max_plays is not None):
+    for play in _sub_multisets(in_suit, lead.n, max_plays):
         pc = [0] * size
         for a, b in pairwise(play):
             if a == b:
@@ -168,7 +170,7 @@ def legal_leads(ctx: TrumpContext, hand: Sequence[int], max_plays: int | None = 
         total = sum(c for _, c in items)
         basics = basics_by_suit[suit]
         for size in range(2, total + 1):
-            plays = _sorted_plays(_sub_multisets(items, size, max_plays is not None), suit == TRUMP)
+            plays = _sorted_plays(_sub_multisets(items, size, max_plays), suit == TRUMP)
             if not out.extend(filterfalse(basics.__contains__, plays)):
                 return MoveList(out.plays, True)
     return MoveList(out.plays, out.truncated)

@@ -63,7 +63,8 @@ class PlayTables:
         self.teachers = [teacher(seed * 1_000 + i) if teacher else None for i in range(num_tables)]
         self.teacher_seats: list[frozenset[int]] = [frozenset()] * num_tables
         self._burial_plans: list[list[int]] = [[] for _ in range(num_tables)]
-        self._follows: list[MoveList | None] = [None] * num_tables  # the legal follows of the decision at hand
+        # The view and legal follows of the follow decision at hand, if it is one.
+        self._follows: list[tuple[PlayerView, MoveList] | None] = [None] * num_tables
         self._seed_base = seed
         self._episodes_started = 0
         self._trajectories: list[list[tuple]] = [[] for _ in range(num_tables)]
@@ -93,7 +94,7 @@ class PlayTables:
     def _skip_forced(self, i: int) -> None:
         """Take the decisions that have one choice, until a real one (or a new hand after the end).
 
-        A follow's legal plays are kept for the decision's candidates (:attr:`_follows`).
+        A follow's view and legal plays are kept for the decision's candidates (:attr:`_follows`).
         """
         env = self.envs[i]
         self._follows[i] = None
@@ -102,9 +103,10 @@ class PlayTables:
             if hand.phase.is_bidding and not hand.bid_options(hand.current_player):
                 env.step(PASS)
             elif hand.phase == Phase.PLAY and hand.lead is not None:
-                moves = env.view(hand.current_player).legal_plays(MAX_FOLLOWS + 1)
+                view = env.view(hand.current_player)
+                moves = view.legal_plays(MAX_FOLLOWS + 1)
                 if len(moves.plays) != 1 or moves.truncated:
-                    self._follows[i] = moves
+                    self._follows[i] = (view, moves)
                     return
                 env.play(moves.plays[0])
             else:
@@ -143,8 +145,9 @@ class PlayTables:
             agent = env.agent_selection
             seat = AGENTS.index(agent)
             observation = env.observe(agent)
-            view = env.view(seat)
-            candidates = decision_candidates(view, self.layout, observation["action_mask"], self._follows[i])
+            follow = self._follows[i]
+            view, moves = follow if follow is not None else (env.view(seat), None)
+            candidates = decision_candidates(view, self.layout, observation["action_mask"], moves)
             if seat in self.teacher_seats[i]:
                 self._teacher_decision(i, seat, view, observation, candidates)
             else:

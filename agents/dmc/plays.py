@@ -34,7 +34,7 @@ import numpy as np
 
 from agents.bots.card_tracker import CardTracker, analysed_lead
 from agents.bots.expert_play import build_fill, build_shaped
-from agents.bots.heuristics import beats, card_value, play_cost, play_points, trick_state
+from agents.bots.heuristics import PAIR_BREAK, beats, card_value, trick_state
 from agents.search.candidates import follow_ideas
 from env.actions import NUM_ACTIONS, bid_mask
 from env.cards import NUM_KINDS, POINTS
@@ -112,6 +112,7 @@ def play_rows(view: PlayerView, plays: Sequence[tuple[int, ...]], layout: str,
     ctx, hand = view.ctx, view.hand
     s = slots_of_layout(layout)
     slots = slot_table(ctx, layout)
+    values, trump = _kind_values(ctx)
     rows = np.zeros((len(plays), play_feature_size(layout)), dtype=np.float32)
     extra = 2 * s + NUM_SPECIAL
     leading = view.lead is None
@@ -121,38 +122,54 @@ def play_rows(view: PlayerView, plays: Sequence[tuple[int, ...]], layout: str,
         state = trick_state(view)
         lead_suit = view.lead.suit
         last = state.position == 3
-    suit_of = ctx.suit
     for i, play in enumerate(plays):
         row = rows[i]
         previous = -1
+        pairs = cost = points = trumps = 0
         for k in play:  # sorted: a repeated kind is a pair
             if k == previous:
                 row[s + slots[k]] = 1.0
+                pairs += 1
             else:
                 row[slots[k]] = 1.0
             previous = k
+            cost += values[k]
+            points += POINTS[k]
+            trumps += trump[k]
         n = len(play)
-        trumps = sum(1 for k in play if suit_of[k] == TRUMP)
-        row[extra + EXTRA["points"]] = play_points(play) / 25.0
-        row[extra + EXTRA["cards"]] = n / 8.0
-        row[extra + EXTRA["trump_share"]] = trumps / n
-        row[extra + EXTRA["cost"]] = play_cost(ctx, hand, play) / 100.0
+        # play_cost: the keeping value spent, plus a charge for each pair the play splits
+        cost += PAIR_BREAK * sum(1 for k in set(play) if hand[k] >= 2 and play.count(k) == 1)
+        row[extra + _POINTS] = points / 25.0
+        row[extra + _CARDS] = n / 8.0
+        row[extra + _TRUMP_SHARE] = trumps / n
+        row[extra + _COST] = cost / 100.0
         if leading:
             lead = analysed_lead(ctx, play)
             components = lead.components
-            row[extra + EXTRA["lead"]] = 1.0
-            row[extra + EXTRA["pairs"]] = sum(c.pairs for c in components) / 4.0
-            row[extra + EXTRA["longest_tractor"]] = max((c.pairs for c in components if c.size >= 4),
-                                                        default=0) / 4.0
-            row[extra + EXTRA["throw"]] = float(lead.is_throw)
-            row[extra + EXTRA["sure"]] = float(tracker.is_sure(play))
+            row[extra + _LEAD] = 1.0
+            row[extra + _PAIRS] = sum(c.pairs for c in components) / 4.0
+            row[extra + _LONGEST] = max((c.pairs for c in components if c.size >= 4), default=0) / 4.0
+            row[extra + _THROW] = float(lead.is_throw)
+            row[extra + _SURE] = float(tracker.is_sure(play))
         else:
             wins = beats(ctx, view, play, state.best_rank)
-            row[extra + EXTRA["pairs"]] = sum(1 for j in range(1, n) if play[j] == play[j - 1]) / 4.0
-            row[extra + EXTRA["beats"]] = float(wins)
-            row[extra + EXTRA["sure"]] = float(wins and last)
-            row[extra + EXTRA["ruff"]] = float(wins and lead_suit != TRUMP and trumps == n)
+            row[extra + _PAIRS] = pairs / 4.0
+            row[extra + _BEATS] = float(wins)
+            row[extra + _SURE] = float(wins and last)
+            row[extra + _RUFF] = float(wins and lead_suit != TRUMP and trumps == n)
     return rows
+
+
+_POINTS, _CARDS, _TRUMP_SHARE, _LEAD, _PAIRS, _LONGEST, _THROW, _SURE, _BEATS, _RUFF, _COST = (
+    EXTRA[name] for name in ("points", "cards", "trump_share", "lead", "pairs", "longest_tractor", "throw", "sure",
+                             "beats", "ruff", "cost"))
+
+
+@lru_cache(maxsize=1024)
+def _kind_values(ctx: TrumpContext) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per kind: its keeping value (:func:`~agents.bots.heuristics.card_value`) and 1 if it is trump."""
+    return (tuple(card_value(ctx, k) for k in range(NUM_KINDS)),
+            tuple(int(ctx.suit[k] == TRUMP) for k in range(NUM_KINDS)))
 
 
 @lru_cache(maxsize=1024)
