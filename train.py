@@ -25,6 +25,7 @@ from tqdm import tqdm
 
 from agents.dmc.learner import SampleBuffer, make_optimizer, train_step
 from agents.dmc.tables import make_tables
+from agents.interrupts import sigint_deferred
 from agents.selfplay.backends import make_actor_pool
 from agents.selfplay.checkpoint import (
     check_resumable,
@@ -128,7 +129,8 @@ def main(cfg: DictConfig) -> float:
             window["throws"][1] += batch.throws[1]
             progress.update(batch.frames)
             while (chunk := buffer.take(settings.batch_size)) is not None:
-                window["stats"].append(train_step(model, optimizer, chunk, device, settings))
+                with sigint_deferred():  # a Ctrl-C lands between steps, never inside one (agents.interrupts)
+                    window["stats"].append(train_step(model, optimizer, chunk, device, settings))
                 counters["learner_steps"] += 1
                 counters["samples"] += len(chunk)
                 if counters["learner_steps"] % settings.sync_every == 0:

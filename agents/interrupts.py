@@ -49,3 +49,25 @@ def sigint_ignored_while_starting() -> Iterator[None]:
     finally:
         # None: a handler set outside Python; Python's own is the closest to put back.
         signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
+
+
+@contextlib.contextmanager
+def sigint_deferred() -> Iterator[None]:
+    """In the learner, around a gradient step: a Ctrl-C inside waits until the step is whole.
+
+    An interrupted ``optimizer.step()`` can leave Adam's state half built (some
+    parameters without their moments); the checkpoint saved on Ctrl-C would then
+    fail to resume. Inside the block SIGINT is only noted; ``KeyboardInterrupt``
+    is raised when the block ends, with the model and the optimizer consistent.
+    """
+    if not _in_main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
+    if caught:
+        raise KeyboardInterrupt
