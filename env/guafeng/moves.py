@@ -27,6 +27,7 @@ from env.guafeng.combos import (
     PAIR,
     RUN,
     SINGLE,
+    TRACTOR,
     Combo,
     held_values,
     highest_cut,
@@ -222,18 +223,6 @@ def _fits_bomb(ctx: GuafengContext, hand: Sequence[int], picked: Counter) -> boo
             and all(hand[rank + s * NUM_RANKS] for s in range(4)))
 
 
-def _fits_highest(ctx: GuafengContext, items: Sequence[tuple[int, int]], m: int, picked: Iterable[int]) -> bool:
-    """Picked cards (all from ``items``) can be completed to ``m`` highest cards of ``items``."""
-    t, above = highest_cut(ctx, items, m)
-    order = ctx.order
-    at = 0
-    for k in picked:
-        if order[k] < t:
-            return False
-        at += order[k] == t
-    return at <= m - above
-
-
 def can_complete_lead(ctx: GuafengContext, hand: Sequence[int], picked: Sequence[int]) -> bool:
     """True if the picked cards (kinds) are part of some combination the hand can lead.
 
@@ -254,45 +243,114 @@ def can_complete_lead(ctx: GuafengContext, hand: Sequence[int], picked: Sequence
             or _fits_window(ctx, hand, counts, 1, None, MIN_RUN))
 
 
+class FollowDuty:
+    """What section 7 leaves a follower free to play, analysed once per decision.
+
+    Built by :func:`follow_duty` from the hand and the lead; :meth:`allows` then
+    answers "can these picked cards still become a legal follow?" with a few
+    checks on the pick only, which is what a card-by-card action mask asks at
+    every step. ``rule`` names the one shape the duty leaves:
+
+    * ``"short"``: the hand holds n or fewer cards of the lead suit; all of them
+      go, the ``free`` other slots take any cards.
+    * ``"any"``: any n cards of the lead suit (single and run leads).
+    * ``"pair"``: a held pair of the lead suit; ``"tractor"``: a held tractor of
+      ``pairs`` pairs; ``"pairs"``: any ``pairs`` held pairs.
+    * ``"highest"``: the pairs in ``pair_set`` (all held pairs, possibly none)
+      plus the highest cards of the rest: every card above order index ``cut``
+      and ``at_cut`` cards at it.
+    * ``"bomb"``: a held bomb, or the four highest cards (``cut``, ``at_cut``).
+    """
+
+    __slots__ = ("at_cut", "ctx", "cut", "free", "hand", "n", "pair_set", "pairs", "rule", "suit")
+
+    def __init__(self, ctx: GuafengContext, hand: Sequence[int], lead: Combo):
+        self.ctx, self.hand, self.n, self.suit = ctx, hand, lead.length, lead.suit
+        self.free = 0
+        self.pairs = lead.pairs
+        self.pair_set: frozenset[int] = frozenset()
+        self.cut = self.at_cut = 0
+        items = suit_cards(ctx, hand, lead.suit)
+        held = sum(c for _, c in items)
+        kind = lead.kind
+        if held <= self.n:
+            self.rule = "short"
+            self.free = self.n - held if sum(hand) >= self.n else -1
+        elif kind in (SINGLE, RUN):
+            self.rule = "any"
+        elif kind == BOMB:
+            self.rule = "bomb"
+            self._cut(items, 4)
+        else:
+            pairs = pair_kinds(items)
+            k = self.pairs
+            if kind == PAIR and pairs:
+                self.rule = "pair"
+            elif kind == TRACTOR and holds_tractor(ctx, hand, lead.suit, k):
+                self.rule = "tractor"
+            elif len(pairs) >= k:
+                self.rule = "pairs"
+            else:
+                self.rule = "highest"
+                self.pair_set = frozenset(pairs)
+                self._cut([(c, m) for c, m in items if c not in self.pair_set], 2 * (k - len(pairs)))
+
+    def _cut(self, items: Sequence[tuple[int, int]], m: int) -> None:
+        if m:
+            self.cut, above = highest_cut(self.ctx, items, m)
+            self.at_cut = m - above
+        else:
+            self.cut, self.at_cut = len(self.ctx.order) + 1, 0
+
+    def _highest(self, picked: Iterable[int]) -> bool:
+        order, cut = self.ctx.order, self.cut
+        at = 0
+        for k in picked:
+            if k in self.pair_set:
+                continue
+            if order[k] < cut:
+                return False
+            at += order[k] == cut
+        return at <= self.at_cut
+
+    def allows(self, picked: Sequence[int]) -> bool:
+        """True if the picked cards (kinds) are part of some legal follow."""
+        if len(picked) > self.n:
+            return False
+        counts = Counter(picked)
+        hand, eff, suit = self.hand, self.ctx.suit, self.suit
+        if not all(hand[k] >= c for k, c in counts.items()):
+            return False
+        rule = self.rule
+        if rule == "short":
+            return sum(c for k, c in counts.items() if eff[k] != suit) <= self.free
+        if any(eff[k] != suit for k in counts):
+            return False
+        if rule == "any" or not picked:
+            return True
+        if rule == "pair":
+            return len(counts) == 1 and hand[picked[0]] >= 2
+        if rule == "tractor":
+            return _fits_window(self.ctx, hand, counts, 2, suit, self.pairs, self.pairs)
+        if rule == "pairs":
+            return len(counts) <= self.pairs and all(hand[c] >= 2 for c in counts)
+        if rule == "bomb":
+            return (len(picked) <= 4 and _fits_bomb(self.ctx, hand, counts)) or self._highest(picked)
+        return self._highest(picked)
+
+
+def follow_duty(ctx: GuafengContext, hand: Sequence[int], lead: Combo) -> FollowDuty:
+    """The follow duty of ``hand`` to ``lead`` (section 7), for repeated completion questions."""
+    return FollowDuty(ctx, hand, lead)
+
+
 def can_complete_follow(ctx: GuafengContext, hand: Sequence[int], lead: Combo, picked: Sequence[int]) -> bool:
     """True if the picked cards (kinds) are part of some legal follow to ``lead``.
 
-    Exact for the duties of section 7: the short-suit case counts free slots, the
-    others test the pick against the one shape the duty leaves (any cards of the
-    suit, a held pair or tractor, k pairs, or the highest cards after the pairs).
+    Exact for the duties of section 7 (see :class:`FollowDuty`); a mask that asks
+    many times for one decision should build :func:`follow_duty` once instead.
     """
-    n, suit = lead.length, lead.suit
-    if len(picked) > n:
-        return False
-    counts = Counter(picked)
-    if not _held(hand, counts):
-        return False
-    eff = ctx.suit
-    items = suit_cards(ctx, hand, suit)
-    held = sum(c for _, c in items)
-    if held <= n:
-        outside = sum(c for k, c in counts.items() if eff[k] != suit)
-        return outside <= n - held and sum(hand) >= n
-    if any(eff[k] != suit for k in counts):
-        return False
-    kind = lead.kind
-    if kind in (SINGLE, RUN) or not picked:
-        return True
-    if kind == PAIR:
-        if pair_kinds(items):
-            return len(counts) == 1 and hand[picked[0]] >= 2
-        return _fits_highest(ctx, items, 2, picked)
-    if kind == BOMB:
-        return (len(picked) <= 4 and _fits_bomb(ctx, hand, counts)) or _fits_highest(ctx, items, 4, picked)
-    k = lead.pairs
-    if holds_tractor(ctx, hand, suit, k):
-        return _fits_window(ctx, hand, counts, 2, suit, k, k)
-    pairs = pair_kinds(items)
-    if len(pairs) >= k:
-        return len(counts) <= k and all(hand[c] >= 2 for c in counts)
-    pair_set = set(pairs)
-    return _fits_highest(ctx, [(c, m) for c, m in items if c not in pair_set], 2 * (k - len(pairs)),
-                         [c for c in picked if c not in pair_set])
+    return FollowDuty(ctx, hand, lead).allows(picked)
 
 
 def completing_cards(ctx: GuafengContext, hand: Sequence[int], picked: Sequence[int],
@@ -301,14 +359,13 @@ def completing_cards(ctx: GuafengContext, hand: Sequence[int], picked: Sequence[
 
     With ``lead=None`` the pick is a lead, otherwise a follow to ``lead``.
     """
+    duty = None if lead is None else FollowDuty(ctx, hand, lead)
     trial = [*picked, 0]
     out = []
     for k in range(NUM_KINDS):
         if not hand[k]:
             continue
         trial[-1] = k
-        ok = can_complete_lead(ctx, hand, trial) if lead is None else can_complete_follow(ctx, hand, lead, trial)
-        if ok:
+        if can_complete_lead(ctx, hand, trial) if duty is None else duty.allows(trial):
             out.append(k)
     return out
-
