@@ -11,8 +11,10 @@ from __future__ import annotations
 import copy
 import json
 import random
+from pathlib import Path
 
 import pytest
+import yaml
 
 from env.cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, card_list, counts_of, parse_cards
 from env.errors import IllegalActionError
@@ -113,6 +115,11 @@ def test_the_rule_set_is_registered_with_its_options():
     assert make_ruleset("guafeng", rules.options) == rules and rules != RULES
     assert rules.levels[0] == "A" and len(rules.levels) == 13
     assert isinstance(rules.new_hand(3), GuafengHand) and rules.hand_class is GuafengHand
+
+
+def test_the_rule_file_builds_the_rule_set():
+    config = yaml.safe_load((Path(__file__).parent.parent / "conf" / "rules" / "guafeng.yaml").read_text())
+    assert make_ruleset(config.pop("ruleset"), config) == GuafengRules()
 
 
 @pytest.mark.parametrize("options, named", [
