@@ -328,25 +328,19 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         kinds = parse_cards(cards)
         if self.composer is None or self.composer.picked:
             raise IllegalActionError("play() needs a fresh card decision (not bidding, nothing picked yet)")
-        if hand.phase == Phase.KITTY:
-            kitty_size = hand.ruleset.layout.kitty_size
-            if len(kinds) != kitty_size or any(kinds.count(k) > hand.hands[hand.current_player][k] for k in kinds):
-                raise IllegalActionError(f"the kitty takes {kitty_size} cards from the dealer's hand, got {cards!r}")
-        else:
-            error = hand.play_error(hand.current_player, kinds)
-            if error:
-                raise IllegalActionError(error)
-        # Same result as stepping the cards one by one (the masks are exact, so every prefix of a
-        # legal play is allowed), without building a mask per card: the learner plays whole plays.
-        agent = self.agent_selection
-        self._cumulative_rewards[agent] = 0.0
-        for a in self.agents:
-            self.rewards[a] = 0.0
         seat = hand.current_player
         if hand.phase == Phase.KITTY:
+            kitty_size = hand.ruleset.layout.kitty_size
+            if len(kinds) != kitty_size or any(kinds.count(k) > hand.hands[seat][k] for k in kinds):
+                raise IllegalActionError(f"the kitty takes {kitty_size} cards from the dealer's hand, got {cards!r}")
             hand.bury(seat, kinds)
         else:
-            hand.play(seat, kinds)
+            hand.play(seat, kinds)  # checks the play first: an illegal one raises and changes nothing
+        # Same result as stepping the cards one by one (the masks are exact, so every prefix of a
+        # legal play is allowed), without building a mask per card: the learner plays whole plays.
+        self._cumulative_rewards[self.agent_selection] = 0.0
+        for a in self.agents:
+            self.rewards[a] = 0.0
         if hand.phase == Phase.DONE:
             self._end_hand()
         else:

@@ -26,6 +26,7 @@ from agents.dmc.plays import (
 )
 from agents.dmc.tables import make_tables
 from agents.runner import play_hand
+from agents.search.candidates import lead_ideas
 from agents.selfplay.checkpoint import CheckpointError, check_resumable, new_model, save_checkpoint
 from agents.selfplay.config import run_config
 from agents.selfplay.samples import SampleBatch
@@ -78,6 +79,17 @@ def test_candidates_are_legal_distinct_and_hold_every_basic_lead_and_every_small
             else:
                 assert len(plays) <= MAX_FOLLOWS + 10
     assert follows_checked > 100
+
+
+def test_the_search_lead_ideas_are_among_the_lead_candidates():
+    # The learner's leads are built without asking the search (it would cost a tracker per decision);
+    # every idea the search would add must already be there.
+    leads = 0
+    for _, view in random_play_views(range(6), ExpertAgent):
+        if view.lead is None:
+            leads += 1
+            assert {tuple(sorted(idea)) for idea in lead_ideas(view)} <= set(learner_plays(view))
+    assert leads >= 100
 
 
 def test_a_sure_throw_is_a_candidate_and_a_risky_one_is_not():

@@ -25,8 +25,20 @@ from functools import lru_cache
 
 from env.combos import Component, has_run, pair_counts
 from env.rules import Lead, throw_check
-from env.trump import NUM_EFFECTIVE_SUITS, TRUMP
+from env.trump import NUM_EFFECTIVE_SUITS, TRUMP, TrumpContext
 from env.view import PlayerView
+
+
+@lru_cache(maxsize=1 << 16)
+def analysed_lead(ctx: TrumpContext, cards: tuple[int, ...]) -> Lead:
+    """The :class:`~env.rules.Lead` of ``cards``, analysed once per trump context and card tuple.
+
+    Bots and the learner's candidate features ask the same questions about the
+    same leads many times in a hand (is it sure, is it a throw, how many pairs);
+    a lead's analysis depends only on the cards and the trump context, so it is
+    shared. The result is read-only.
+    """
+    return Lead(ctx, cards)
 
 
 class CardTracker:
@@ -41,7 +53,7 @@ class CardTracker:
             no pair of that effective suit.
     """
 
-    __slots__ = ("ctx", "kitty_unknown", "no_pairs", "seat", "unseen", "void")
+    __slots__ = ("_pairs", "_top", "ctx", "kitty_unknown", "no_pairs", "seat", "unseen", "void")
 
     def __init__(self, view: PlayerView):
         ctx = view.ctx
@@ -54,6 +66,8 @@ class CardTracker:
                 unseen[k] -= 1
         self.unseen = unseen
         self.kitty_unknown = not view.kitty
+        self._top: list[int | None] = [None] * NUM_EFFECTIVE_SUITS   # per suit, filled on first use
+        self._pairs: list[tuple[int, ...] | None] = [None] * NUM_EFFECTIVE_SUITS
         self.void = [[False] * NUM_EFFECTIVE_SUITS for _ in range(4)]
         self.no_pairs = [[False] * NUM_EFFECTIVE_SUITS for _ in range(4)]
         for trick in view.tricks:
@@ -80,8 +94,18 @@ class CardTracker:
 
     def top_unseen(self, suit: int) -> int:
         """Highest order index among unseen cards of a suit (-1 if none)."""
-        order = self.ctx.order
-        return max((order[k] for k in self.ctx.suit_kinds[suit] if self.unseen[k]), default=-1)
+        top = self._top[suit]
+        if top is None:  # a tracker's counts never change after it is built: answer once per suit
+            order = self.ctx.order
+            top = self._top[suit] = max((order[k] for k in self.ctx.suit_kinds[suit] if self.unseen[k]), default=-1)
+        return top
+
+    def unseen_pairs(self, suit: int) -> tuple[int, ...]:
+        """Pairs among the unseen cards of a suit, by order index (:func:`env.combos.pair_counts`)."""
+        pairs = self._pairs[suit]
+        if pairs is None:
+            pairs = self._pairs[suit] = tuple(pair_counts(self.ctx, self.unseen, suit))
+        return pairs
 
     # ------------------------------------------------------------------ safety
     def can_beat(self, comp: Component, suit: int, seats: Sequence[int] | None = None) -> bool:
@@ -93,7 +117,7 @@ class CardTracker:
             return self.top_unseen(suit) > comp.top
         if all(self.no_pairs[s][suit] for s in holders):
             return False
-        return has_run(pair_counts(self.ctx, self.unseen, suit), comp.size // 2, comp.top)
+        return has_run(self.unseen_pairs(suit), comp.size // 2, comp.top)
 
     def is_sure(self, cards: Sequence[int]) -> bool:
         """True if no card set still unseen could beat this lead inside its own suit.
@@ -102,7 +126,7 @@ class CardTracker:
         pair or tractor, that nobody can follow it with a higher one. Ruffs are a
         separate question (:meth:`ruff_risk`).
         """
-        lead = Lead(self.ctx, cards)
+        lead = analysed_lead(self.ctx, tuple(cards))
         holders = self.holders(lead.suit)
         if not holders:
             return True

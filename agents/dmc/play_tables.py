@@ -26,14 +26,29 @@ import numpy as np
 import torch
 
 from agents.dmc.models import q_values
-from agents.dmc.plays import Candidates, decision_candidates, play_rows
+from agents.dmc.plays import MAX_FOLLOWS, Candidates, decision_candidates, play_rows
 from agents.registry import BOTS
 from agents.selfplay.config import RunConfig
 from agents.selfplay.samples import SampleBatch, collect_finished, hand_samples
 from env.actions import PASS, bid_action
 from env.game import Phase
+from env.moves import MoveList
 from env.shengji_env import AGENTS, raw_env
 from env.view import PlayerView
+
+
+def candidate_spreads(q: np.ndarray, index: np.ndarray, counts: list[int]) -> list[float]:
+    """Standard deviation of the scores of each decision with more than one candidate (one pass, no loop).
+
+    ``q`` holds the scores of every decision's candidates back to back and
+    ``index`` the decision each belongs to.
+    """
+    n = np.asarray(counts, dtype=np.float64)
+    q = q.astype(np.float64)
+    mean = np.bincount(index, weights=q, minlength=len(counts)) / n
+    square = np.bincount(index, weights=q * q, minlength=len(counts)) / n
+    spread = np.sqrt(np.maximum(square - mean * mean, 0.0))
+    return spread[n > 1].tolist()
 
 
 class PlayTables:
@@ -48,6 +63,7 @@ class PlayTables:
         self.teachers = [teacher(seed * 1_000 + i) if teacher else None for i in range(num_tables)]
         self.teacher_seats: list[frozenset[int]] = [frozenset()] * num_tables
         self._burial_plans: list[list[int]] = [[] for _ in range(num_tables)]
+        self._follows: list[MoveList | None] = [None] * num_tables  # the legal follows of the decision at hand
         self._seed_base = seed
         self._episodes_started = 0
         self._trajectories: list[list[tuple]] = [[] for _ in range(num_tables)]
@@ -75,15 +91,20 @@ class PlayTables:
         self._skip_forced(i)
 
     def _skip_forced(self, i: int) -> None:
-        """Take the decisions that have one choice, until a real one (or a new hand after the end)."""
+        """Take the decisions that have one choice, until a real one (or a new hand after the end).
+
+        A follow's legal plays are kept for the decision's candidates (:attr:`_follows`).
+        """
         env = self.envs[i]
+        self._follows[i] = None
         while True:
             hand = env.hand
             if hand.phase.is_bidding and not hand.bid_options(hand.current_player):
                 env.step(PASS)
             elif hand.phase == Phase.PLAY and hand.lead is not None:
-                moves = env.legal_plays(2)
+                moves = env.view(hand.current_player).legal_plays(MAX_FOLLOWS + 1)
                 if len(moves.plays) != 1 or moves.truncated:
+                    self._follows[i] = moves
                     return
                 env.play(moves.plays[0])
             else:
@@ -123,7 +144,7 @@ class PlayTables:
             seat = AGENTS.index(agent)
             observation = env.observe(agent)
             view = env.view(seat)
-            candidates = decision_candidates(view, self.layout, observation["action_mask"])
+            candidates = decision_candidates(view, self.layout, observation["action_mask"], self._follows[i])
             if seat in self.teacher_seats[i]:
                 self._teacher_decision(i, seat, view, observation, candidates)
             else:
@@ -140,12 +161,11 @@ class PlayTables:
         rows = torch.from_numpy(np.concatenate([c.rows for _, _, c in pending]))
         phases = torch.tensor([c.phase for _, _, c in pending])
         q = q_values(model, obs, history, rows, index, phases).numpy()
+        self._spreads.extend(candidate_spreads(q, index.numpy(), counts))
         offset = 0
         for (i, observation, candidates), n in zip(pending, counts, strict=True):
             scores = q[offset:offset + n]
             offset += n
-            if n > 1:
-                self._spreads.append(float(scores.std()))
             choice = self.rng.randrange(n) if self.rng.random() < epsilon else int(np.argmax(scores))
             seat = AGENTS.index(self.envs[i].agent_selection)
             self._trajectories[i].append((observation["observation"], observation["history"],

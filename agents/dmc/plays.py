@@ -5,7 +5,8 @@ action mode. A decision's candidates are:
 
 * **Leads**: every single, pair and tractor of every effective suit held, plus
   per suit the largest throw that no unseen cards can beat (by counting: the
-  union of the suit's components nobody can top) and the search's lead ideas.
+  union of the suit's components nobody can top). These hold every lead idea
+  of the search (:func:`agents.search.candidates.lead_ideas`; a test checks).
   Risky throws are left out: a failed throw costs points and is never the
   one play that matters.
 * **Follows**: every legal follow when there are at most :data:`MAX_FOLLOWS`;
@@ -31,17 +32,16 @@ from typing import NamedTuple
 
 import numpy as np
 
-from agents.bots.card_tracker import CardTracker
+from agents.bots.card_tracker import CardTracker, analysed_lead
 from agents.bots.expert_play import build_fill, build_shaped
 from agents.bots.heuristics import beats, card_value, play_cost, play_points, trick_state
-from agents.search.candidates import follow_ideas, lead_ideas
+from agents.search.candidates import follow_ideas
 from env.actions import NUM_ACTIONS, bid_mask
 from env.cards import NUM_KINDS, POINTS
 from env.combos import decompose_suit
 from env.encoding import bidding_context, slot_table, slots_of_layout
 from env.game import Phase
-from env.moves import basic_leads
-from env.rules import Lead
+from env.moves import MoveList, basic_leads
 from env.trump import NUM_EFFECTIVE_SUITS, TRUMP, TrumpContext
 from env.view import PlayerView
 
@@ -60,11 +60,16 @@ def play_feature_size(layout: str) -> int:
     return 2 * slots_of_layout(layout) + NUM_SPECIAL + len(PLAY_EXTRAS)
 
 
-def learner_plays(view: PlayerView, tracker: CardTracker | None = None) -> list[tuple[int, ...]]:
-    """The whole plays the learner scores at a lead or follow (sorted tuples of kinds, distinct, legal)."""
+def learner_plays(view: PlayerView, tracker: CardTracker | None = None,
+                  follows: MoveList | None = None) -> list[tuple[int, ...]]:
+    """The whole plays the learner scores at a lead or follow (sorted tuples of kinds, distinct, legal).
+
+    ``follows`` may hand in ``view.legal_plays(MAX_FOLLOWS + 1)`` when the caller
+    has it already (self-play asks it first, to take forced follows at once).
+    """
     if view.lead is None:
         return _leads(view, tracker or CardTracker(view))
-    return _follows(view)
+    return _follows(view, follows or view.legal_plays(MAX_FOLLOWS + 1))
 
 
 def _leads(view: PlayerView, tracker: CardTracker) -> list[tuple[int, ...]]:
@@ -79,15 +84,10 @@ def _leads(view: PlayerView, tracker: CardTracker) -> list[tuple[int, ...]]:
             throw = tuple(sorted(k for c in sure for k in c.cards))
             if tracker.is_sure(throw):
                 plays[throw] = None
-    for idea in lead_ideas(view):
-        idea = tuple(sorted(idea))
-        if idea not in plays and view.play_error(list(idea)) is None:
-            plays[idea] = None
     return list(plays)
 
 
-def _follows(view: PlayerView) -> list[tuple[int, ...]]:
-    moves = view.legal_plays(MAX_FOLLOWS + 1)
+def _follows(view: PlayerView, moves: MoveList) -> list[tuple[int, ...]]:
     if not moves.truncated and len(moves.plays) <= MAX_FOLLOWS:
         return moves.plays
     plays: dict[tuple[int, ...], None] = {}
@@ -138,7 +138,7 @@ def play_rows(view: PlayerView, plays: Sequence[tuple[int, ...]], layout: str,
         row[extra + EXTRA["trump_share"]] = trumps / n
         row[extra + EXTRA["cost"]] = play_cost(ctx, hand, play) / 100.0
         if leading:
-            lead = Lead(ctx, play)
+            lead = analysed_lead(ctx, play)
             components = lead.components
             row[extra + EXTRA["lead"]] = 1.0
             row[extra + EXTRA["pairs"]] = sum(c.pairs for c in components) / 4.0
@@ -189,8 +189,10 @@ class Candidates(NamedTuple):
     rows: np.ndarray
 
 
-def decision_candidates(view: PlayerView, layout: str, mask: np.ndarray | None = None) -> Candidates:
-    """The candidates of the seat's decision. A kitty pick needs the composer's ``mask`` (what is picked)."""
+def decision_candidates(view: PlayerView, layout: str, mask: np.ndarray | None = None,
+                        follows: MoveList | None = None) -> Candidates:
+    """The candidates of the seat's decision. A kitty pick needs the composer's ``mask`` (what is picked);
+    ``follows`` as for :func:`learner_plays`."""
     if view.phase.takes_bids:
         actions = np.flatnonzero(bid_mask(view.bid_options))
         return Candidates(0, actions.tolist(), step_table(bidding_context(view), layout)[actions])
@@ -205,5 +207,5 @@ def decision_candidates(view: PlayerView, layout: str, mask: np.ndarray | None =
     if view.phase != Phase.PLAY:
         raise ValueError(f"no decision in phase {view.phase.value}")
     tracker = CardTracker(view) if view.lead is None else None
-    plays = learner_plays(view, tracker)
+    plays = learner_plays(view, tracker, follows)
     return Candidates(2, plays, play_rows(view, plays, layout, tracker))

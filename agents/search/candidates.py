@@ -23,10 +23,10 @@ from collections.abc import Iterable
 
 from agents.bots.card_tracker import CardTracker
 from agents.bots.expert_play import candidates as expert_follows
-from agents.bots.heuristics import beats, card_value, play_cost, play_points, trick_state
+from agents.bots.heuristics import card_value, play_cost, play_points, trick_state
 from env.cards import POINTS
 from env.combos import decompose_suit
-from env.rules import play_rank
+from env.rules import NOT_A_WINNER, play_rank
 from env.trump import NUM_EFFECTIVE_SUITS
 from env.view import PlayerView
 
@@ -96,14 +96,19 @@ def follow_ideas(view: PlayerView) -> Iterable[tuple[int, ...]]:
     ctx, hand = view.ctx, view.hand
     plays = expert_follows(view)
     state = trick_state(view)
+    # Each play's points, cost and standing, computed once (a long suit has up to 160 follows).
+    points = [play_points(p) for p in plays]
+    costs = [play_cost(ctx, hand, p) for p in plays]
+    ranks = [play_rank(ctx, view.lead, p) for p in plays]
+    every = range(len(plays))
     ideas = [
-        min(plays, key=lambda p: (play_points(p), play_cost(ctx, hand, p), p)),
-        max(plays, key=lambda p: (3 * play_points(p) - 2 * play_cost(ctx, hand, p), p)),
+        plays[min(every, key=lambda i: (points[i], costs[i], plays[i]))],
+        plays[max(every, key=lambda i: (3 * points[i] - 2 * costs[i], plays[i]))],
     ]
-    winners = [p for p in plays if beats(ctx, view, p, state.best_rank)]
+    winners = [i for i in every if ranks[i][0] != NOT_A_WINNER and ranks[i] > state.best_rank]
     if winners:
-        ideas.append(min(winners, key=lambda p: (play_cost(ctx, hand, p) - play_points(p), p)))
-        ideas.append(max(winners, key=lambda p: (play_rank(ctx, view.lead, p), -play_cost(ctx, hand, p), p)))
-        ideas.append(max(winners, key=lambda p: (play_points(p), -play_cost(ctx, hand, p), p)))
+        ideas.append(plays[min(winners, key=lambda i: (costs[i] - points[i], plays[i]))])
+        ideas.append(plays[max(winners, key=lambda i: (ranks[i], -costs[i], plays[i]))])
+        ideas.append(plays[max(winners, key=lambda i: (points[i], -costs[i], plays[i]))])
     ideas.append(min(plays, key=lambda p: (sum(card_value(ctx, k) for k in p), p)))
     return ideas
