@@ -32,14 +32,14 @@ def run_terminal(cfg: DictConfig, rules: dict) -> None:
     """The terminal game (or watch mode) in this terminal."""
     from rich.console import Console
 
-    from ui.session import GameSession
+    from ui.session import open_session
     from ui.terminal import TerminalGame
 
     checkpoint_dir = to_absolute_path(cfg.checkpoint_dir)
     seats = resolve_seats(_seats(cfg), checkpoint_dir)
     seed = random.randrange(10**9) if cfg.seed is None else int(cfg.seed)
-    session = GameSession(seats, seed=seed, rules=rules, episode=str(cfg.episode), max_hands=int(cfg.max_hands),
-                          hint_bot=str(cfg.hint_bot))
+    session = open_session(seats, seed=seed, rules=rules, episode=str(cfg.episode), max_hands=int(cfg.max_hands),
+                            hint_bot=str(cfg.hint_bot))
     console = Console(highlight=False, no_color=not cfg.terminal.color)
     console.print(f"ShengjiZero · seed {seed} · seats: " + ", ".join(
         f"{session.seat_label(s)}" for s in range(4)), style="bold green")

@@ -33,7 +33,7 @@ from fastapi.staticfiles import StaticFiles
 
 from env.errors import IllegalActionError
 from ui.seats import DEFAULT_AI, HUMAN, resolve_seats
-from ui.session import GameSession
+from ui.session import open_session
 from ui.web.checkpoints import CheckpointChoice, checkpoint_choices, public_seat_name
 from ui.web.games import WebGame
 from ui.web.protocol import ProtocolError, parse_message
@@ -115,7 +115,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
             seats = [DEFAULT_AI if s == HUMAN else s for s in seats]
         specs = resolve_seats(seats, settings.checkpoint_dir)
         seed = random.randrange(10**9) if seed is None else seed
-        session = GameSession(specs, seed=seed, rules=settings.rules, episode=episode,
+        session = open_session(specs, seed=seed, rules=settings.rules, episode=episode,
                               max_hands=settings.max_hands, hint_bot=settings.hint_bot)
         game = WebGame(uuid.uuid4().hex[:10], session, settings.ai_delay)
         _make_room(games, settings.max_games)
