@@ -407,6 +407,20 @@ def as_ruleset(rules: RuleSet | RuleOptions | None) -> RuleSet:
     raise ValueError(f"expected a RuleSet or RuleOptions, got {type(rules).__name__}")
 
 
+def ruleset_from_config(rules: RuleSet | RuleOptions | dict | str | None) -> RuleSet:
+    """The rule set of a config: a rule set, the standard game's options, a rule set's name, or a dict
+    of options whose ``ruleset`` key names the rule set (``{"ruleset": "guafeng", "match_hands": 13}``,
+    as ``conf/rules/guafeng.yaml``; no key: the standard game)."""
+    if isinstance(rules, str):
+        return make_ruleset(rules)
+    if isinstance(rules, RuleSet | RuleOptions) or rules is None:
+        return as_ruleset(rules)
+    options = dict(rules)
+    name = options.pop("ruleset", "standard")
+    if name == "standard":
+        return as_ruleset(RuleOptions.from_dict(options))
+    return make_ruleset(name, options)
+
 # The 刮风 rule set is built on this module and adds itself to RULESETS on import;
 # importing it here makes the name known wherever rule sets are.
 import env.guafeng.ruleset  # noqa: E402,F401
