@@ -378,3 +378,13 @@ class ObservationEncoder:
         for rel in range(4):
             out[i + 2 + rel] = hand.hand_sizes[(seat + rel) % 4] / deal.most_cards_held
         out[i + 6] = sum(hand.hand_sizes) / deal.dealt_cards if phase.is_bidding else 1.0
+
+
+def make_encoder(layout: str = "canonical", history_len: int | None = None, ruleset: RuleSet | None = None):
+    """The encoder of a rule set's observations: :class:`ObservationEncoder`, or for 刮风
+    :class:`env.guafeng.encoding.GuafengEncoder` (both ``encode(source, seat, picked)`` / ``history``)."""
+    if ruleset is not None and ruleset.name == "guafeng":
+        from env.guafeng.encoding import GuafengEncoder  # see observation_size
+
+        return GuafengEncoder(layout, history_len)
+    return ObservationEncoder(layout, history_len, ruleset)

@@ -115,11 +115,10 @@ from env.actions import (
 )
 from env.bidding import Bid
 from env.cards import format_cards, parse_cards
-from env.encoding import ObservationEncoder, observation_size
+from env.encoding import make_encoder, observation_size
 from env.errors import IllegalActionError
 from env.game import Hand, Phase
 from env.guafeng.actions import GuafengComposer
-from env.guafeng.encoding import GuafengEncoder
 from env.guafeng.hand import GuafengHand
 from env.guafeng.view import guafeng_view_of
 from env.match import Match
@@ -183,10 +182,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             raise ValueError(f"start must be one of {STARTS}, got {start!r}")
         self.rules, self.episode, self.reward_scheme, self.deal, self.start = rules, episode, reward, deal, start
         self._history_len = history_len  # None: all the tricks of the rule set's layout
-        if self.guafeng:
-            self.encoder = GuafengEncoder(layout, history_len)
-        else:
-            self.encoder = ObservationEncoder(layout, history_len, self.ruleset)
+        self.encoder = make_encoder(layout, history_len, self.ruleset)
         size = observation_size(layout, self.ruleset)
         self._observation_space = spaces.Dict({
             "observation": spaces.Box(0.0, 2.0, (size,), dtype=np.float32),
