@@ -107,7 +107,7 @@ def kitty_text(hand: GuafengHand, label: Label) -> str:
     """捡底: who picked up the kitty, its value V and the multiplier M of the last trick."""
     result, last = hand.result, hand.tricks[-1]
     side = "the defenders gain" if result.kitty_bonus >= 0 else "the defenders lose"
-    return (f"捡底: {label(last.winner)} won the last trick and pick up the kitty {names(hand.kitty)}: "
+    return (f"Kitty (捡底): {_does(label(last.winner), 'wins')} the last trick and the kitty {names(hand.kitty)}: "
             f"V = {result.kitty_points} × M = {result.kitty_multiplier} → {side} "
             f"{abs(result.kitty_bonus)}.")
 
@@ -152,7 +152,7 @@ def narrate_guafeng(hand: GuafengHand, start: int, label: Label) -> list[tuple[i
         secret = event.get("private", {})
         who = label(event["seat"]) if "seat" in event else ""
         if kind == "stage":
-            story.append(f"抢台: {team_text(event['dealer'], label)} fixed first and take the stage (台上); "
+            story.append(f"First fix (抢台): {team_text(event['dealer'], label)} take the stage (台上); "
                          f"{label(event['dealer'])} is the dealer seat.")
         elif kind == "fix":
             eats = event["eats"]
@@ -202,7 +202,7 @@ def narrate_guafeng(hand: GuafengHand, start: int, label: Label) -> list[tuple[i
 def stage_text(hand: GuafengHand, label: Label) -> str:
     """The stage team (台上) and its dealer seat, or that the first fix decides it (抢台)."""
     if hand.dealer is None:
-        return "抢台: the first team to fix takes the stage"
+        return "the first team to fix takes it (抢台)"
     return f"{team_text(hand.dealer, label)} (dealer seat {label(hand.dealer)})"
 
 
