@@ -102,7 +102,8 @@ GUAFENG_PROMPTS = ["fix> ", "giveback> ", "bury> ", "play> ", "next> ", pexpect.
 
 def test_terminal_plays_a_guafeng_hand(tmp_path: Path) -> None:
     """刮风: fix once (the first fix offered), then pass; give back, bury and play the first choice `?` lists."""
-    child = _spawn(tmp_path, "rules=guafeng", "seed=3", "seats=[human,random,random,random]")
+    # Seed 27: our fix eats East's, so we give cards back (回牌) before the tricks.
+    child = _spawn(tmp_path, "rules=guafeng", "seed=27", "seats=[human,random,random,random]")
     transcript = []
     decisions = {prompt: 0 for prompt in GUAFENG_PROMPTS[:5]}
     illegal_tried = False
@@ -127,8 +128,8 @@ def test_terminal_plays_a_guafeng_hand(tmp_path: Path) -> None:
     text = "".join(transcript)
     child.close()
     assert child.exitstatus == 0, text[-2000:]
-    assert decisions["fix> "] >= 1 and decisions["play> "] >= 10, decisions
-    assert "You fix (扣主)" in text and "The trump is revealed" in text
+    assert decisions["fix> "] >= 1 and decisions["giveback> "] >= 1 and decisions["play> "] >= 10, decisions
+    assert "You fix (扣主)" in text and "You give back" in text and "The trump is revealed" in text
     assert "捡底" in text and "Defenders' points" in text
     assert "The match is over after 1 hand(s)" in text
     assert len(list((tmp_path / "hands").glob("hand_*.json"))) == 1

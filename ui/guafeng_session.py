@@ -19,7 +19,6 @@ from or given back to it, the kitty it takes up) are told to that seat only
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,33 +40,6 @@ DECISIONS = {GuafengPhase.DEAL: "fix", GuafengPhase.FINAL_FIX: "fix", GuafengPha
 """The decision a person takes in each phase."""
 
 
-class LegalStandIn:
-    """Takes a legal decision at random, from the hand's own enumerators.
-
-    It seats an AI (and answers hints) while the bots do not play 刮风: it
-    reads only the acting seat's options, which depend on that seat's cards
-    and the public state.
-    """
-
-    def __init__(self, seed: int | None = None):
-        self.rng = random.Random(seed)
-
-    def decide(self, hand: GuafengHand, seat: int) -> Decision:
-        """A legal decision for ``seat``, the seat to act."""
-        phase = hand.phase
-        if phase in FIXING:
-            options = hand.fix_options(seat)
-            return self.rng.choice(options) if options and self.rng.random() < 0.5 else None
-        if phase == GuafengPhase.GIVE_BACK:
-            chosen: list[int] = []
-            while len(chosen) < hand.give_back_count:
-                chosen.append(self.rng.choice(hand.give_back_options(seat, chosen)))
-            return chosen
-        if phase == GuafengPhase.KITTY:
-            return self.rng.sample(hand.hand_cards(seat), hand.ruleset.layout.kitty_size)
-        return list(self.rng.choice(hand.legal_plays(seat, 60).plays))
-
-
 class GuafengSession(GameSession):
     """One 刮风 table: four seats playing a match of ``match_hands`` hands (at most ``max_hands``), or one hand."""
 
@@ -76,8 +48,6 @@ class GuafengSession(GameSession):
 
     def _new_match(self, max_hands: int) -> GuafengMatch:
         self.max_hands = min(max_hands, self.ruleset.options.match_hands)
-        self._stand_ins = [None if agent is None else LegalStandIn(self.seed * 10 + seat)
-                           for seat, agent in enumerate(self.agents)]
         return GuafengMatch(self.seed, self.ruleset)
 
     # ------------------------------------------------------------------ where the match stands
@@ -236,21 +206,7 @@ class GuafengSession(GameSession):
         """Legal plays of ``seat`` now (the engine's enumeration), bounded."""
         return self.hand.legal_plays(seat, max_plays)
 
-    # ------------------------------------------------------------------ agents
-    def hint(self, seat: int) -> Decision:
-        """What the hint bot would do in ``seat``'s place (never applied)."""
-        if self.to_act != seat:
-            raise IllegalActionError(f"seat {seat} has no decision now")
-        return LegalStandIn(self.seed * 10 + len(self.hand.decisions)).decide(self.hand, seat)
-
-    def think(self) -> tuple[int, Decision]:
-        """The seat to act and its agent's decision, not yet applied (reads the hand; the web game
-        thinks under its lock, so nothing moves meanwhile)."""
-        if not self.ai_to_act:
-            raise IllegalActionError("no agent has a decision now")
-        seat = self.to_act
-        return seat, self._stand_ins[seat].decide(self.hand, seat)
-
+    # ------------------------------------------------------------------ applying decisions
     def _apply(self, seat: int, decision: Decision) -> tuple[int, ...] | None:
         hand = self.hand
         if hand.phase == GuafengPhase.DONE:

@@ -97,8 +97,8 @@ def score_text(hand: GuafengHand, label: Label) -> str:
             outcome += f", then step down after {result.stage_run} hands on stage"
     else:
         old = hand.team_levels[(hand.dealer + 1) % 2]
-        outcome = f"{defenders} take the stage and go up {result.levels} " \
-                  f"({old} → {rules.advance_level(old, result.levels)})"
+        outcome = f"{defenders} take the stage at level {old}" if not result.levels else \
+            f"{defenders} take the stage and go up {result.levels} ({old} → {rules.advance_level(old, result.levels)})"
     return f"Defenders' points {result.defender_points} (tricks {result.trick_points}, kitty " \
            f"{result.kitty_bonus:+d}): {outcome}."
 

@@ -30,7 +30,7 @@ from env.ruleset import RuleSet, as_ruleset, make_ruleset
 from env.variants import RuleOptions
 from env.view import PlayerView, view_of
 from ui.narrate import narrate
-from ui.seats import HUMAN, build_agents, display_name, make_seat_agent, orientation
+from ui.seats import HUMAN, build_agents, display_name, make_seat_agent, orientation, plays_rule_set
 
 BID_PHASES = (Phase.DEAL, Phase.FINAL_BID, Phase.REBID)
 """Phases where a seat bids or passes (the deal's bidding and a 炒地皮 round)."""
@@ -85,6 +85,9 @@ class GameSession:
         for seat, (spec, agent) in enumerate(zip(self.seats, self.agents)):
             if (spec == HUMAN) != (agent is None):
                 raise ValueError(f"seat {seat}: a human seat has no agent and an AI seat needs one")
+            if agent is not None and not plays_rule_set(agent, ruleset.name):
+                raise ValueError(f"seat {seat}: {display_name(spec)} does not play the {ruleset.name} rules "
+                                 f"(the rule bots random, greedy and expert do)")
         self.hint_bot = hint_bot
         self._hint_agent: Agent | None = None
         self.ruleset = ruleset
@@ -305,6 +308,8 @@ class GameSession:
             raise IllegalActionError(f"seat {seat} has no decision now")
         if self._hint_agent is None:
             self._hint_agent = make_seat_agent(self.hint_bot, self.seed)
+            if not plays_rule_set(self._hint_agent, self.ruleset.name):
+                self._hint_agent = make_seat_agent("greedy", self.seed)
         return self._hint_agent.act(self.view(seat))
 
     def step_ai(self) -> Decision:

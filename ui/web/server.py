@@ -125,10 +125,13 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
             raise HTTPException(400, "episode must be 'match' or 'hand'")
         if watch:
             seats = [DEFAULT_AI if s == HUMAN else s for s in seats]
-        specs = resolve_seats(seats, settings.checkpoint_dir)
+        specs = resolve_seats(seats, settings.checkpoint_dir, ruleset_from_config(rules).name)
         seed = random.randrange(10**9) if seed is None else seed
-        session = open_session(specs, seed=seed, rules=rules, episode=episode,
-                              max_hands=settings.max_hands, hint_bot=settings.hint_bot)
+        try:
+            session = open_session(specs, seed=seed, rules=rules, episode=episode,
+                                   max_hands=settings.max_hands, hint_bot=settings.hint_bot)
+        except ValueError as error:  # e.g. a seat whose agent does not play these rules
+            raise HTTPException(400, str(error)) from None
         game = WebGame(uuid.uuid4().hex[:10], session, settings.ai_delay)
         _make_room(games, settings.max_games)
         games[game.id] = game
