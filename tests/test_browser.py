@@ -281,7 +281,7 @@ def guafeng_url() -> Iterator[str]:
 
 
 GUAFENG_SEED = 6
-"""A deal in which the person is offered a fix (taken), then takes up the kitty and buries it."""
+"""A deal in which the person, among random bots, is offered a fix (taken), then takes up the kitty and buries it."""
 
 
 def test_browser_plays_a_guafeng_hand(page, guafeng_url: str) -> None:
@@ -290,6 +290,8 @@ def test_browser_plays_a_guafeng_hand(page, guafeng_url: str) -> None:
     page.goto(guafeng_url)
     page.wait_for_selector("#lobby-form")
     assert page.input_value("#rules") == "guafeng"
+    page.select_option("#seat-1", "random")
+    page.select_option("#seat-2", "random")
     page.select_option("#episode", "hand")
     page.fill("#seed", str(GUAFENG_SEED))
     page.click("#start")

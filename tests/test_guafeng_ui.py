@@ -18,6 +18,7 @@ from env.guafeng.combos import classify
 from env.guafeng.fixing import Fix
 from env.guafeng.hand import GuafengHand
 from ui.guafeng_session import GuafengSession
+from ui.seats import default_ai, resolve_seats
 from ui.session import GameSession, open_session, ruleset_from_config
 from ui.web.server import WebSettings, create_app
 
@@ -78,6 +79,26 @@ def test_rules_config_names_the_rule_set() -> None:
         GameSession(SEATS, rules=ruleset_from_config(GUAFENG))
     with pytest.raises(ValueError, match="unknown guafeng option"):
         open_session(SEATS, rules={"ruleset": "guafeng", "chaodipi": True})
+
+
+def test_guafeng_seats_the_bots_that_play_it(tmp_path) -> None:
+    """The search and the checkpoints play only the standard game: 刮风's default AI is the expert bot."""
+    assert default_ai(tmp_path, "guafeng") == "expert"
+    assert resolve_seats(["human", "ai", "ai", "greedy"], tmp_path, "guafeng") == ["human", "expert", "expert",
+                                                                                   "greedy"]
+    with pytest.raises(ValueError, match="does not play the guafeng rules"):
+        open_session(["human", "search", "random", "random"], rules=GUAFENG)
+    session = open_session(SEATS, rules=GUAFENG, hint_bot="search")
+    while not session.human_to_act:
+        session.step_ai()
+    hint = session.hint(0)  # the greedy bot's, as the search does not play 刮风
+    if session.decision(0) == "fix":
+        assert hint is None or hint in session.fix_options(0)
+    else:
+        assert session.decision(0) == "play" and session.hand.play_error(0, list(hint)) is None
+    client = TestClient(create_app(WebSettings(ai_delay=0.0, rules=GUAFENG)))
+    response = client.post("/api/games", json={"seats": ["human", "search", "expert", "search"]})
+    assert response.status_code == 400 and "does not play" in response.json()["detail"]
 
 
 def test_the_person_fixes_and_the_table_keeps_the_base_secret() -> None:

@@ -235,7 +235,7 @@ class GuafengSession(GameSession):
         """The match's end in one sentence: the levels each team climbed and who wins."""
         climbed = self.match.climbed
         teams = [team_text(seat, self.seat_label) for seat in (0, 1)]
-        told = f"{teams[0]} climbed {climbed[0]} levels, {teams[1]} {climbed[1]}"
+        told = f"{teams[0]} climbed {climbed[0]} level{'s' if climbed[0] != 1 else ''}, {teams[1]} {climbed[1]}"
         if not self.match.finished:
             return f"Match stopped after {self.match.hands_played} hands: {told}."
         if self.match.winner is None:
