@@ -28,6 +28,7 @@ from ui.terminal_view import screen
 
 HELP = """Commands:
   SA SA / HT HT H9 ...   play (or bury) these cards: suit S H C D + rank 2-9 T J Q K A (10 ok), LJ, BJ
+  1 / p                  刮风 fix> : fix with the numbered fix (扣主), or pass
   ?                      list legal plays (or the bids you can make)
   hint                   what the hint bot would do
   t                      draw the table again
