@@ -35,7 +35,8 @@ def cheapest_cards(ctx, hand, n: int) -> tuple[int, ...]:
 
 def follow_candidates(view: Any, max_plays: int = MAX_PLAYS) -> list[tuple[int, ...]]:
     """Legal follows to consider: the generator's first ``max_plays``, the cheapest follow that keeps
-    the duties (all the lead suit's cards owed, the rest cheapest) and every trump ruff of the lead's shape."""
+    the duties (all the lead suit's cards owed and the rest cheapest, or the cheapest of the suit when
+    any will do) and every trump ruff of the lead's shape."""
     ctx, hand, lead = view.ctx, view.hand, view.lead
     moves = view.legal_plays(max_plays)
     plays = list(moves.plays)
@@ -49,6 +50,9 @@ def follow_candidates(view: Any, max_plays: int = MAX_PLAYS) -> list[tuple[int, 
         for k in owed:
             rest[k] -= 1
         extra.append(tuple(sorted(owed + list(cheapest_cards(ctx, rest, lead.length - len(owed))))))
+    elif lead.kind in (SINGLE, RUN):  # any cards of the suit: the cheapest of them
+        suit_only = [hand[k] if ctx.suit[k] == lead.suit else 0 for k in range(NUM_KINDS)]
+        extra.append(cheapest_cards(ctx, suit_only, lead.length))
     if lead.suit != TRUMP and not owed:
         trumps = [hand[k] if ctx.is_trump[k] else 0 for k in range(NUM_KINDS)]
         for play in legal_leads(ctx, trumps).plays:
