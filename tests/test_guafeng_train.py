@@ -91,15 +91,26 @@ def test_a_guafeng_checkpoint_resumes_and_refuses_the_standard_game(play_checkpo
         check_resumable(state, run_config(config("rules=guafeng", "train=smoke")))
 
 
-def test_a_guafeng_checkpoint_plays_complete_hands_and_only_guafeng(play_checkpoint, card_checkpoint):
-    for path in (play_checkpoint, card_checkpoint):
+@pytest.fixture
+def one_thread():
+    """One torch thread, as an actor or evaluation worker has (batch-of-one forwards are slow with more)."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
+def test_a_guafeng_checkpoint_plays_complete_hands_and_only_guafeng(play_checkpoint, card_checkpoint, one_thread):
+    for seed, path in enumerate((play_checkpoint, card_checkpoint)):
         agent = make_agent(str(path), seed=0)
         assert isinstance(agent, DMCAgent)
-        for seed in range(2):
-            hand = play_hand(GUAFENG.new_hand(seed), [agent] * 4)
-            assert hand.phase == GuafengPhase.DONE and hand.result is not None
+        hand = play_hand(GUAFENG.new_hand(seed), [agent] * 4)
+        assert hand.phase == GuafengPhase.DONE and hand.result is not None
         with pytest.raises(CheckpointError, match="cannot play a 'standard' table"):
             play_hand(Hand.new(0), [agent] * 4)
+    standard = run_config(config("train=smoke"))
+    with pytest.raises(CheckpointError, match="cannot play a 'guafeng' table"):
+        play_hand(GUAFENG.new_hand(0), [DMCAgent(new_model(standard), standard)] * 4)
 
 
 def _random_positions(hands: int, seed: int = 0):
@@ -192,7 +203,7 @@ def test_fix_give_back_and_burial_are_card_steps_over_the_mask():
     assert guafeng_steps(fix) == [*fix.jokers, *fix.base, STOP]
 
 
-def test_the_card_mode_network_scores_guafeng_steps():
+def test_the_card_mode_network_scores_guafeng_steps(one_thread):
     run = run_config(config("rules=guafeng", "train=smoke", "action_mode=card", "train.teacher=none"))
     agent = DMCAgent(new_model(run), run, seed=0)
     torch.manual_seed(0)
