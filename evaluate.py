@@ -3,7 +3,8 @@
 Plays a fixed, saved set of deals twice each with the teams swapped, for one
 pair of participants or every pair of a tournament pool, and writes a table
 to the terminal and results.json / results.csv / results.png into the Hydra
-run directory.
+run directory. ``rules=guafeng`` plays the 刮风 rule set (conf/rules/guafeng.yaml)
+on its own deal set.
 """
 
 from __future__ import annotations
@@ -15,13 +16,12 @@ from hydra.core.hydra_config import HydraConfig
 from hydra.utils import to_absolute_path
 from omegaconf import DictConfig, OmegaConf
 
-from agents.evaluation.deals import load_deals
+from agents.evaluation.deals import default_deals_file, load_deals
 from agents.evaluation.duplicate import Settings
 from agents.evaluation.report import print_table, write_chart, write_csv, write_json
 from agents.evaluation.run import evaluate
 from agents.evaluation.tournament import round_robin
 from agents.registry import make_agent
-from env.variants import RuleOptions
 
 
 @hydra.main(version_base="1.3", config_path="conf", config_name="evaluate")
@@ -41,11 +41,12 @@ def main(cfg: DictConfig) -> None:
     for name in {n for pair in pairs for n in pair}:
         make_agent(name, 0, search=search)  # fail early on an unknown name, a missing loader or bad options
     rules = OmegaConf.to_container(cfg.rules, resolve=True) or {}
-    options = RuleOptions.from_dict(rules)
-    deals = load_deals(to_absolute_path(cfg.deals_file), int(cfg.seed), int(cfg.num_deals), options)
     settings = Settings(mode=str(cfg.mode), dealer=str(cfg.dealer), seed=int(cfg.seed),
                         rules=tuple(sorted(rules.items())), max_match_hands=int(cfg.max_match_hands),
                         search=tuple(sorted(search.items())))
+    rule_set = settings.rule_set()  # refuses unknown options now
+    deals_file = cfg.deals_file or default_deals_file(int(cfg.seed), rule_set.name)
+    deals = load_deals(to_absolute_path(str(deals_file)), int(cfg.seed), int(cfg.num_deals), rule_set)
     try:
         evaluation = evaluate(pairs, deals, settings, workers=int(cfg.workers), progress=bool(cfg.progress),
                               tournament=bool(pool), backend=str(cfg.backend), address=cfg.ray_address)

@@ -4,6 +4,8 @@
 notation; ``ui=web`` serves the page at http://127.0.0.1:8000 (``web.host``,
 ``web.port``). Seats are ``human``, a bot name, a checkpoint path, ``search``
 (``search:<prior>``) or ``ai`` (the strongest agent measured; printed at start).
+``rules=guafeng`` plays 刮风 (RULES-guafeng.md) instead of the standard game; its
+AI seats are the rule bots (``ai`` is the expert bot).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from agents.registry import configure_search
 from ui.seats import DEFAULT_AI, HUMAN, default_ai, resolve_seats
+from ui.session import open_session, ruleset_from_config
 
 
 def _seats(cfg: DictConfig) -> list[str]:
@@ -32,14 +35,13 @@ def run_terminal(cfg: DictConfig, rules: dict) -> None:
     """The terminal game (or watch mode) in this terminal."""
     from rich.console import Console
 
-    from ui.session import GameSession
     from ui.terminal import TerminalGame
 
     checkpoint_dir = to_absolute_path(cfg.checkpoint_dir)
-    seats = resolve_seats(_seats(cfg), checkpoint_dir)
+    seats = resolve_seats(_seats(cfg), checkpoint_dir, ruleset_from_config(rules).name)
     seed = random.randrange(10**9) if cfg.seed is None else int(cfg.seed)
-    session = GameSession(seats, seed=seed, rules=rules, episode=str(cfg.episode), max_hands=int(cfg.max_hands),
-                          hint_bot=str(cfg.hint_bot))
+    session = open_session(seats, seed=seed, rules=rules, episode=str(cfg.episode), max_hands=int(cfg.max_hands),
+                            hint_bot=str(cfg.hint_bot))
     console = Console(highlight=False, no_color=not cfg.terminal.color)
     console.print(f"ShengjiZero · seed {seed} · seats: " + ", ".join(
         f"{session.seat_label(s)}" for s in range(4)), style="bold green")
@@ -59,7 +61,7 @@ def run_web(cfg: DictConfig, rules: dict) -> None:
                            max_hands=int(cfg.max_hands), rules=rules,
                            checkpoint_dir=to_absolute_path(cfg.checkpoint_dir), hint_bot=str(cfg.hint_bot),
                            ai_delay=float(cfg.web.ai_delay), max_games=int(cfg.web.max_games))
-    resolve_seats(list(settings.seats), settings.checkpoint_dir)  # fail early on an unknown seat
+    resolve_seats(list(settings.seats), settings.checkpoint_dir, ruleset_from_config(rules).name)  # fail early
     print(f"ShengjiZero: open http://{cfg.web.host}:{cfg.web.port}/ in a browser (Ctrl+C stops the server)")
     uvicorn.run(create_app(settings), host=str(cfg.web.host), port=int(cfg.web.port), log_level="warning")
 
@@ -68,9 +70,10 @@ def run_web(cfg: DictConfig, rules: dict) -> None:
 def main(cfg: DictConfig) -> None:
     """Start the chosen interface."""
     configure_search(OmegaConf.to_container(cfg.search, resolve=True))
-    if DEFAULT_AI in _seats(cfg):
-        print(f"the default AI ({DEFAULT_AI}) is {default_ai(to_absolute_path(cfg.checkpoint_dir))}")
     rules = OmegaConf.to_container(cfg.rules, resolve=True) or {}
+    if DEFAULT_AI in _seats(cfg):
+        ai = default_ai(to_absolute_path(cfg.checkpoint_dir), ruleset_from_config(rules).name)
+        print(f"the default AI ({DEFAULT_AI}) is {ai}")
     if cfg.ui == "terminal":
         run_terminal(cfg, rules)
     elif cfg.ui == "web":

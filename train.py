@@ -83,7 +83,8 @@ def main(cfg: DictConfig) -> float:
         print(f"resumed from {source} at {int(counters['frames'])} frames")
     writer = SummaryWriter(str(out_dir / "tensorboard"))
     writer.add_text("config", "```\n" + OmegaConf.to_yaml(cfg) + "\n```", int(counters["frames"]))
-    print(f"training on {device} with {settings.actors} actor(s) x {settings.envs_per_actor} tables; "
+    print(f"training {run.rules.name} ({run.action_mode} mode) on {device} with {settings.actors} actor(s) x "
+          f"{settings.envs_per_actor} tables; "
           f"output in {out_dir}")
     pool = make_actor_pool(config["actors"], run, model, seed_offset=int(counters["resumes"]), make_tables=make_tables)
     snapshots = SnapshotKeeper(out_dir / "checkpoints" / "snapshots", snapshot_settings, counters)

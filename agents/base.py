@@ -16,11 +16,17 @@ it returns depends on the phase:
   (:meth:`Agent.give_tribute`); ``Phase.TRIBUTE_RETURN``, the kind to return
   from ``view.tribute_options`` (:meth:`Agent.return_card`). A 炒地皮 bidder's
   burial is ``Phase.KITTY`` as the dealer's.
+
+A 刮风 hand (``view.ruleset.name == "guafeng"``, a :class:`~env.guafeng.view.GuafengView`)
+asks other questions: an agent answers them through its :attr:`Agent.guafeng` policy
+(:class:`agents.bots.guafeng.base.GuafengPolicy`: fix or pass, 回牌, burial, play),
+and refuses the table when it has none.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from typing import Any
 
 from env.bidding import Bid
 from env.game import Phase
@@ -28,15 +34,24 @@ from env.trump import TRUMP
 from env.view import PlayerView
 
 Decision = Bid | None | tuple[int, ...] | list[int] | int
+GUAFENG = "guafeng"
+"""The name of the 刮风 rule set (``RuleSet.name``)."""
 
 
 class Agent(ABC):
     """Base class of every player. Subclasses implement the three decisions."""
 
     name: str = "agent"
+    guafeng: Any = None
+    """The policy taking this agent's decisions in 刮风 hands (a ``GuafengPolicy``); ``None``: no 刮风."""
 
     def act(self, view: PlayerView) -> Decision:
-        """Dispatch on the phase to :meth:`bid`, :meth:`bury`, :meth:`play`, or a RULES.md 9 decision."""
+        """Dispatch on the phase to :meth:`bid`, :meth:`bury`, :meth:`play`, or a RULES.md 9 decision;
+        a 刮风 view goes to :attr:`guafeng`."""
+        if view.ruleset.name == GUAFENG:
+            if self.guafeng is None:
+                raise ValueError(f"agent {self.name!r} does not play the {GUAFENG} rule set")
+            return self.guafeng.act(view)
         if view.phase.is_bidding:
             return self.bid(view)
         if view.phase == Phase.KITTY:

@@ -81,7 +81,12 @@ def has_variant_features(ruleset: RuleSet | None) -> bool:
 
 
 def observation_size(layout: str = "canonical", ruleset: RuleSet | None = None) -> int:
-    """Length of the flat observation vector for a layout (and rule set: its RULES.md 9 options add a block)."""
+    """Length of the flat observation vector for a layout (and rule set: its RULES.md 9 options add a
+    block; a 刮风 rule set has its own observation, :mod:`env.guafeng.encoding`)."""
+    if ruleset is not None and ruleset.name == "guafeng":
+        from env.guafeng import encoding  # built on env.guafeng.hand, which this module's users import first
+
+        return encoding.observation_size(layout)
     size = NUM_CARD_PLANES * 2 * slots_of_layout(layout) + NUM_SCALARS
     if has_variant_features(ruleset):
         size += len(VARIANT_CARD_SETS) * 2 * slots_of_layout(layout) + NUM_VARIANT_SCALARS
@@ -373,3 +378,13 @@ class ObservationEncoder:
         for rel in range(4):
             out[i + 2 + rel] = hand.hand_sizes[(seat + rel) % 4] / deal.most_cards_held
         out[i + 6] = sum(hand.hand_sizes) / deal.dealt_cards if phase.is_bidding else 1.0
+
+
+def make_encoder(layout: str = "canonical", history_len: int | None = None, ruleset: RuleSet | None = None):
+    """The encoder of a rule set's observations: :class:`ObservationEncoder`, or for 刮风
+    :class:`env.guafeng.encoding.GuafengEncoder` (both ``encode(source, seat, picked)`` / ``history``)."""
+    if ruleset is not None and ruleset.name == "guafeng":
+        from env.guafeng.encoding import GuafengEncoder  # see observation_size
+
+        return GuafengEncoder(layout, history_len)
+    return ObservationEncoder(layout, history_len, ruleset)

@@ -183,12 +183,22 @@ def winning_play(ctx: TrumpContext, lead: Lead, follows: Sequence[Sequence[int]]
 # ---------------------------------------------------------------------------
 # Public referee API: strings in, plain Python values out.
 #
-# Every function takes ``ruleset`` (default ``"standard"``, the only one so far)
-# and asks that rule set (:mod:`env.ruleset`) the question; for the standard
-# game, the other keywords are its variant options (RuleOptions' names).
+# Every function takes ``ruleset``: ``"standard"`` (the default) asks that rule
+# set (:mod:`env.ruleset`) the question, and the other keywords are its variant
+# options (RuleOptions' names); ``"guafeng"`` is answered by
+# :mod:`env.guafeng.referee` (RULES-guafeng.md 11: ``trump`` may also be
+# ``"constants"``, and there are no throws). ``classify``, ``kitty_points`` and
+# ``advance_level`` were added for guafeng and default to it.
 # ---------------------------------------------------------------------------
 
 CardsArg = str | Sequence[str]
+GUAFENG = "guafeng"
+
+
+def _guafeng():
+    from env.guafeng import referee  # imported here: env.guafeng is built on env.moves, which imports this module
+
+    return referee
 
 
 def _ruleset(name: str, variant: dict) -> RuleSet:
@@ -207,6 +217,8 @@ def decompose(cards: CardsArg, *, level: str, trump: str | None, ruleset: str = 
 
     Cards of several effective suits are decomposed suit by suit.
     """
+    if ruleset == GUAFENG:
+        return _guafeng().decompose(cards, level=level, trump=trump, **variant)
     ctx = _ruleset(ruleset, variant).trump_context(level, trump)
     counts = counts_of(parse_cards(cards))
     components: list[Component] = []
@@ -223,6 +235,8 @@ def is_legal_play(hand: CardsArg, play: CardsArg, *, level: str, trump: str | No
     A lead is legal when it is non-empty, held, and of one effective suit (a
     throw attempt is legal; whether it stands is :func:`resolve_throw`'s job).
     """
+    if ruleset == GUAFENG:
+        return _guafeng().is_legal_play(hand, play, level=level, trump=trump, lead=lead, **variant)
     rules = _ruleset(ruleset, variant)
     ctx = rules.trump_context(level, trump)
     hand_counts = counts_of(parse_cards(hand))
@@ -240,6 +254,8 @@ def is_legal_play(hand: CardsArg, play: CardsArg, *, level: str, trump: str | No
 def resolve_throw(play: CardsArg, others: Sequence[CardsArg], *, level: str, trump: str | None,
                   ruleset: str = "standard", **variant) -> list[str]:
     """The cards actually led when ``play`` is attempted against the three ``others``."""
+    if ruleset == GUAFENG:
+        return _guafeng().resolve_throw(play, others, level=level, trump=trump, **variant)
     rules = _ruleset(ruleset, variant)
     ctx = rules.trump_context(level, trump)
     kinds = parse_cards(play)
@@ -255,6 +271,8 @@ def resolve_throw(play: CardsArg, others: Sequence[CardsArg], *, level: str, tru
 def trick_winner(plays: Sequence[CardsArg], *, level: str, trump: str | None, ruleset: str = "standard",
                  **variant) -> int:
     """Index of the winning play; ``plays[0]`` is the lead."""
+    if ruleset == GUAFENG:
+        return _guafeng().trick_winner(plays, level=level, trump=trump, **variant)
     rules = _ruleset(ruleset, variant)
     ctx = rules.trump_context(level, trump)
     kinds = [parse_cards(p) for p in plays]
@@ -270,6 +288,8 @@ def trick_winner(plays: Sequence[CardsArg], *, level: str, trump: str | None, ru
 def kitty_multiplier(lead: CardsArg, *, level: str, trump: str | None, variant: str = "exponential",
                      ruleset: str = "standard") -> int:
     """Kitty multiplier for the last trick's lead (what was actually led)."""
+    if ruleset == GUAFENG:  # the lead's card count; ``variant`` has no meaning there
+        return _guafeng().kitty_multiplier(lead, level=level, trump=trump)
     rules = _ruleset(ruleset, {"kitty_multiplier": variant})
     return rules.kitty_multiplier(rules.analyse_lead(rules.trump_context(level, trump), parse_cards(lead)))
 
@@ -277,4 +297,32 @@ def kitty_multiplier(lead: CardsArg, *, level: str, trump: str | None, variant: 
 def score_hand(defender_points: int, *, takeover: str = "plain", threshold: int = 80,
                step: int = 40, ruleset: str = "standard") -> tuple[str, int]:
     """``("dealers", levels)`` or ``("defenders", levels)`` for the defenders' points."""
+    if ruleset == GUAFENG:  # RULES-guafeng.md 9: ``takeover``, ``threshold`` and ``step`` are ignored
+        return _guafeng().score_hand(defender_points)
     return _ruleset(ruleset, {"takeover": takeover, "threshold": threshold, "step": step}).score(defender_points)
+
+
+def classify(cards: CardsArg, *, level: str, trump: str | None, ruleset: str = GUAFENG, **variant) -> str:
+    """The guafeng combination of ``cards``: ``"single"``, ``"pair"``, ``"tractor"``, ``"bomb"``,
+    ``"run"`` or ``"invalid"`` (RULES-guafeng.md 4). Only guafeng names its plays this way."""
+    if ruleset != GUAFENG:
+        raise ValueError(f"classify is answered by ruleset='guafeng' only, got {ruleset!r}")
+    return _guafeng().classify(cards, level=level, trump=trump, **variant)
+
+
+def kitty_points(kitty: CardsArg, *, ruleset: str = GUAFENG, **variant) -> int:
+    """The kitty's value before the multiplier: for guafeng V (point cards + 100 per ``BJ`` + 80
+    per ``LJ``, RULES-guafeng.md 8), for the standard game its point cards."""
+    if ruleset == GUAFENG:
+        _guafeng().check_options(variant)
+        return _guafeng().kitty_points(kitty)
+    return _ruleset(ruleset, variant).kitty_points(parse_cards(kitty))
+
+
+def advance_level(level: str, steps: int, *, ruleset: str = GUAFENG, **variant) -> str:
+    """The level ``steps`` levels up: for guafeng the cycle A 2 ... K A (RULES-guafeng.md 2), for the
+    standard game its level table."""
+    if ruleset == GUAFENG:
+        _guafeng().check_options(variant)
+        return _guafeng().advance_level(level, steps)
+    return _ruleset(ruleset, variant).advance_level(level, steps)

@@ -12,8 +12,11 @@ scales (:mod:`env.encoding`), the bots, the terminal game and the web page
 
 The standard game of RULES.md, with its variant options
 (:class:`~env.variants.RuleOptions`), is the first rule set:
-:class:`StandardRules`. :func:`make_ruleset` builds one by name; the names are
-:data:`RULESETS`.
+:class:`StandardRules`. 刮风 (:class:`env.guafeng.ruleset.GuafengRules`) is the
+second; it fixes its trump by 扣主 instead of bidding, so its hands are another
+class: a caller gets the right one with :meth:`RuleSet.new_hand` (or
+:attr:`RuleSet.hand_class`, :meth:`RuleSet.new_match`). :func:`make_ruleset`
+builds one by name; the names are :data:`RULESETS`.
 """
 
 from __future__ import annotations
@@ -115,28 +118,35 @@ class RuleSet(ABC):
     def trump_context(self, level: str | int, trump: str | int | None, jokers_only: bool = False) -> TrumpContext:
         """Effective suits and order of the cards for a level rank and trump suit (or ``None``)."""
 
-    # ---------------------------------------------------------------- bidding
-    @abstractmethod
+    # ---------------------------------------------------------------- bidding (RULES.md 4)
+    # The standard bidding: a rule set that fixes its trump otherwise (刮风's 扣主)
+    # leaves these unanswered, and its own hand class never asks them.
     def bid_kinds(self, level_rank: int) -> frozenset[int]:
         """The kinds whose arrival in a hand can give its holder a new bid (a filter for the deal)."""
+        raise self._not_standard("bidding")
 
-    @abstractmethod
     def available_bids(self, counts: Sequence[int], level_rank: int, seat: int,
                        standing: StandingBid | None) -> list[Bid]:
         """The bids ``seat`` can make now with these cards, against the standing bid."""
+        raise self._not_standard("bidding")
 
-    @abstractmethod
     def trump_of_bid(self, bid: Bid) -> tuple[str | None, bool]:
         """The trump suit (``"S"`` .. ``"D"`` or ``None``) a winning bid fixes, and whether only jokers are trump."""
+        raise self._not_standard("bidding")
 
     @property
-    @abstractmethod
     def redeal_without_bid(self) -> bool:
         """True when a deal in which nobody bid is dealt again (else a kitty card is turned)."""
+        raise self._not_standard("bidding")
 
-    @abstractmethod
     def trump_of_turned_card(self, kind: int) -> str | None:
         """The trump suit fixed by a kitty card turned when nobody bid."""
+        raise self._not_standard("bidding")
+
+    def _not_standard(self, what: str) -> NotImplementedError:
+        return NotImplementedError(f"the {self.name} rule set has no standard {what}; its hands are "
+                                   f"{self.hand_class.__module__}.{self.hand_class.__name__} "
+                                   f"(make them with ruleset.new_hand)")
 
     # ---------------------------------------------------------------- variants of the deal (RULES.md 9)
     @property
@@ -166,13 +176,13 @@ class RuleSet(ABC):
     def analyse_lead(self, ctx: TrumpContext, play: Sequence[int]) -> Lead:
         """The lead as the followers and the trick winner see it."""
 
-    @abstractmethod
     def throw_check(self, ctx: TrumpContext, lead: Lead, others: Sequence[Sequence[int]]) -> Component | None:
         """``None`` if the lead stands against the other hands, else the component played instead."""
+        raise self._not_standard("throws")
 
-    @abstractmethod
     def throw_penalty(self, cards_taken_back: int) -> int:
         """Points charged to a failed thrower's team."""
+        raise self._not_standard("throws")
 
     @abstractmethod
     def winning_play(self, ctx: TrumpContext, lead: Lead, follows: Sequence[Sequence[int]]) -> int:
@@ -212,6 +222,33 @@ class RuleSet(ABC):
     def match_winner(self, *, hand_level: str, dealer_team: int, dealers_held: bool, gaining_team: int,
                      new_level: str) -> int | None:
         """The team that has won the match after a hand, or ``None`` while it goes on."""
+
+    # ---------------------------------------------------------------- the state machines
+    @property
+    def hand_class(self) -> type:
+        """The class whose objects play one hand of these rules (:class:`env.game.Hand` by default)."""
+        from env.game import Hand  # the hand is built on the rule set
+
+        return Hand
+
+    @property
+    def match_class(self) -> type:
+        """The class that chains hands of these rules into a match (:class:`env.match.Match` by default)."""
+        from env.match import Match  # the match is built on the rule set
+
+        return Match
+
+    def new_hand(self, seed: int, **setup: Any) -> Any:
+        """A hand of these rules dealt from a seeded shuffle: ``hand_class.new(seed, self, **setup)``.
+
+        The one way to get the right hand class from a rule set; ``setup`` is
+        the keywords of that class's ``new`` (dealer, levels, ...).
+        """
+        return self.hand_class.new(seed, self, **setup)
+
+    def new_match(self, seed: int, **kwargs: Any) -> Any:
+        """A match of these rules: ``match_class(seed, self, **kwargs)``."""
+        return self.match_class(seed, self, **kwargs)
 
     def describe(self) -> dict[str, Any]:
         """The rule set as plain data: name, options, layout."""
@@ -340,7 +377,7 @@ def tribute_place(kind: int, level_rank: int, constant_twos: bool = False) -> in
 
 
 RULESETS: dict[str, type[RuleSet]] = {"standard": StandardRules}
-"""The rule sets by name."""
+"""The rule sets by name; 刮风 (``"guafeng"``) registers itself from :mod:`env.guafeng.ruleset`."""
 
 STANDARD = StandardRules()
 """The standard game with the RULES.md defaults."""
@@ -368,3 +405,22 @@ def as_ruleset(rules: RuleSet | RuleOptions | None) -> RuleSet:
     if isinstance(rules, RuleOptions):
         return StandardRules(rules)
     raise ValueError(f"expected a RuleSet or RuleOptions, got {type(rules).__name__}")
+
+
+def ruleset_from_config(rules: RuleSet | RuleOptions | dict | str | None) -> RuleSet:
+    """The rule set of a config: a rule set, the standard game's options, a rule set's name, or a dict
+    of options whose ``ruleset`` key names the rule set (``{"ruleset": "guafeng", "match_hands": 13}``,
+    as ``conf/rules/guafeng.yaml``; no key: the standard game)."""
+    if isinstance(rules, str):
+        return make_ruleset(rules)
+    if isinstance(rules, RuleSet | RuleOptions) or rules is None:
+        return as_ruleset(rules)
+    options = dict(rules)
+    name = options.pop("ruleset", "standard")
+    if name == "standard":
+        return as_ruleset(RuleOptions.from_dict(options))
+    return make_ruleset(name, options)
+
+# The 刮风 rule set is built on this module and adds itself to RULESETS on import;
+# importing it here makes the name known wherever rule sets are.
+import env.guafeng.ruleset  # noqa: E402,F401

@@ -65,8 +65,29 @@ rule set): the tribute cards, the returned cards the seat knows, the variant
 phase, who buried last, and the 炒地皮 round's passes and bids. With both off it
 is the standard observation, unchanged.
 
+刮风 (``rules="guafeng"``, a :class:`~env.guafeng.ruleset.GuafengRules`, or the
+``conf/rules/guafeng.yaml`` dict with ``ruleset: guafeng``; RULES-guafeng.md):
+the same action table, composed by :class:`env.guafeng.actions.GuafengComposer`.
+A fix is PASS, or its shown jokers and base cards then STOP (the cards of some
+legal fix; ``LJ LJ BJ BJ`` shows the kind picked first); a 回牌 is
+``give_back_count`` picks; the burial 4 picks; the first lead one card; a later
+lead one combination then STOP (no throws); a follow the lead's length. The
+observation is :mod:`env.guafeng.encoding`'s (2831 canonical, 1981 raw; 79
+slots), read from the seat's :class:`~env.guafeng.view.GuafengView`: the trump
+mode only once the seat knows it, no other seat's base. Rewards
+(:func:`env.rewards.guafeng_hand_rewards`): ``level`` is the levels the hand's
+winner climbs (+n / -n; a takeover at 80..115 is 0); ``points`` is
+``(P - 80) / 80`` for the defenders. ``episode="match"`` plays a
+:class:`~env.guafeng.match.GuafengMatch` of ``match_hands`` hands (terminated,
+also on a draw). ``start="first"`` is a 抢台 hand, ``"random"`` a random
+dealer seat and team levels; ``deal`` takes ``hands``, ``kitty``, ``dealer``,
+``trump`` and optional ``team_levels``, ``kitty_taker``, ``buried``.
+``legal_plays()`` / ``play()`` work for leads and follows (``play()`` also for a
+回牌 or a burial); ``apply_decision()`` also takes a fix or ``None`` (pass).
+
 Version history: v0 (2026-11) first release; v0.1 (2026-11) the RULES.md 9
-options 炒地皮 and 进贡 (standard game unchanged).
+options 炒地皮 and 进贡 (standard game unchanged); v0.2 (2026-11) the 刮风 rule
+set (standard game unchanged).
 """
 
 from __future__ import annotations
@@ -93,15 +114,18 @@ from env.actions import (
     composer_for,
 )
 from env.bidding import Bid
-from env.cards import parse_cards
-from env.encoding import ObservationEncoder, observation_size
+from env.cards import format_cards, parse_cards
+from env.encoding import make_encoder, observation_size
 from env.errors import IllegalActionError
 from env.game import Hand, Phase
+from env.guafeng.actions import GuafengComposer
+from env.guafeng.hand import GuafengHand
+from env.guafeng.view import guafeng_view_of
 from env.match import Match
 from env.moves import MoveList
 from env.render import render_table
-from env.rewards import REWARD_SCHEMES, hand_rewards
-from env.ruleset import RuleSet, as_ruleset
+from env.rewards import REWARD_SCHEMES, guafeng_hand_rewards, hand_rewards
+from env.ruleset import RuleSet, ruleset_from_config
 from env.variants import RuleOptions
 from env.view import PlayerView, view_of
 
@@ -123,7 +147,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     metadata = {"render_modes": ["human", "ansi"], "name": "shengji_v0", "is_parallelizable": False,
                 "render_fps": 1}
 
-    def __init__(self, render_mode: str | None = None, rules: RuleSet | RuleOptions | dict | None = None,
+    def __init__(self, render_mode: str | None = None, rules: RuleSet | RuleOptions | dict | str | None = None,
                  episode: str = "hand", reward: str = "level", deal: dict | None = None, start: str = "first",
                  layout: str = "canonical", history_len: int | None = None, max_match_hands: int = 200):
         super().__init__()
@@ -138,15 +162,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self._seed_rng = random.Random()
         self.hand: Hand | None = None
         self.match: Match | None = None
-        self.composer: PlayComposer | None = None
+        self.composer: PlayComposer | GuafengComposer | None = None
         self._mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
 
     def _configure(self, *, rules, episode, reward, deal, start, layout, history_len) -> None:
-        if isinstance(rules, dict) or rules is None:
-            rules = RuleOptions.from_dict(rules)
-        if not isinstance(rules, RuleOptions | RuleSet):
-            raise ValueError(f"rules must be a RuleSet, RuleOptions or a dict, got {type(rules).__name__}")
-        self.ruleset = as_ruleset(rules)
+        if not isinstance(rules, RuleOptions | RuleSet | dict | str) and rules is not None:
+            raise ValueError(f"rules must be a RuleSet, RuleOptions, a dict or a rule set's name, "
+                             f"got {type(rules).__name__}")
+        self.ruleset = ruleset_from_config(rules)
+        self.guafeng = self.ruleset.name == "guafeng"
         rules = self.ruleset.options
         if episode not in ("hand", "match"):
             raise ValueError(f"episode must be 'hand' or 'match', got {episode!r}")
@@ -158,7 +182,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             raise ValueError(f"start must be one of {STARTS}, got {start!r}")
         self.rules, self.episode, self.reward_scheme, self.deal, self.start = rules, episode, reward, deal, start
         self._history_len = history_len  # None: all the tricks of the rule set's layout
-        self.encoder = ObservationEncoder(layout, history_len, self.ruleset)
+        self.encoder = make_encoder(layout, history_len, self.ruleset)
         size = observation_size(layout, self.ruleset)
         self._observation_space = spaces.Dict({
             "observation": spaces.Box(0.0, 2.0, (size,), dtype=np.float32),
@@ -195,7 +219,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        if self.episode == "match":
+        if self.episode == "match" and self.guafeng:
+            self.match = self.ruleset.new_match(self._seed_rng.randrange(2**31))
+            self.hand = self.match.new_hand()
+        elif self.episode == "match":
             self.match = Match(self._seed_rng.randrange(2**31), self.ruleset, max_hands=self.max_match_hands)
             self.hand = self.match.new_hand()
         else:
@@ -203,7 +230,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self.hand = self._new_hand()
         self._begin_decision()
 
-    def _new_hand(self) -> Hand:
+    def _new_hand(self) -> Hand | GuafengHand:
+        if self.guafeng:
+            return self._new_guafeng_hand()
         if self.deal is None and self.start == "random":
             # A hand from the middle of a match: random dealer and team levels.
             levels = self.ruleset.levels
@@ -217,11 +246,31 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         return Hand.from_deal(deal["hands"], deal["kitty"], level=deal["level"], dealer=deal["dealer"],
                               trump=deal.get("trump"), options=self.ruleset, buried=deal.get("buried", False))
 
+    def _new_guafeng_hand(self) -> GuafengHand:
+        """A 刮风 hand: a first hand (抢台), one from mid-match (``start="random"``) or a fixed deal
+        (``deal``: ``hands``, ``kitty``, ``dealer``, ``trump``, optional ``team_levels``,
+        ``kitty_taker``, ``buried``)."""
+        rules, rng = self.ruleset, self._seed_rng
+        if self.deal is not None:
+            deal = dict(self.deal)
+            levels = deal.get("team_levels")
+            return GuafengHand.from_deal(deal["hands"], deal["kitty"], dealer=deal["dealer"], trump=deal.get("trump"),
+                                         rules=rules, team_levels=tuple(levels) if levels else None,
+                                         kitty_taker=deal.get("kitty_taker"), buried=deal.get("buried", False))
+        if self.start == "random":
+            team_levels = (rng.choice(rules.levels), rng.choice(rules.levels))
+            dealer = rng.randrange(rules.layout.players)
+            return rules.new_hand(rng.randrange(2**31), dealer=dealer, team_levels=team_levels)
+        return rules.new_hand(rng.randrange(2**31))
+
     def _begin_decision(self) -> None:
         """Set up the composer and mask for whoever acts next."""
         hand = self.hand
         seat = hand.current_player
-        if hand.phase.is_bidding:
+        if self.guafeng:
+            self.composer = GuafengComposer(guafeng_view_of(hand, seat)) if seat is not None else None
+            self._mask = self.composer.mask() if seat is not None else np.zeros(NUM_ACTIONS, dtype=np.int8)
+        elif hand.phase.is_bidding:
             self.composer = None
             self._mask = bid_mask(hand.bid_options(seat))
         elif hand.phase == Phase.REBID:
@@ -262,7 +311,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self.rewards[a] = 0.0
         hand = self.hand
         seat = hand.current_player
-        if hand.phase.is_bidding:
+        if self.guafeng:
+            composer = self.composer
+            composer.step(action)
+            if not composer.complete:
+                self._mask = composer.mask()
+                return
+            hand.act(seat, composer.decision())
+        elif hand.phase.is_bidding:
             if action == PASS:
                 hand.pass_bid(seat)
             else:
@@ -297,18 +353,24 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     def _end_hand(self) -> None:
         hand = self.hand
-        team_rewards = hand_rewards(hand.result, hand.dealer, self.rules, self.reward_scheme)
+        if self.guafeng:
+            team_rewards = guafeng_hand_rewards(hand.result, hand.dealer, self.reward_scheme)
+        else:
+            team_rewards = hand_rewards(hand.result, hand.dealer, self.rules, self.reward_scheme)
         for seat, agent in enumerate(AGENTS):
             self.rewards[agent] = team_rewards[seat % 2]
         finished_hand = hand
         if self.match is not None:
             self.match.record(hand)
-        match_over = self.match is None or self.match.winner is not None or \
-            self.match.hands_played >= self.match.max_hands
+        if self.guafeng:  # a 刮风 match is match_hands hands, won by the levels climbed (or drawn)
+            match_over = self.match is None or self.match.finished
+        else:
+            match_over = self.match is None or self.match.winner is not None or \
+                self.match.hands_played >= self.match.max_hands
         for agent in self.agents:
             self.infos[agent] = {"hand_result": finished_hand.result, "dealer": finished_hand.dealer}
         if match_over:
-            truncated = self.match is not None and self.match.winner is None
+            truncated = self.match is not None and self.match.winner is None and not self.guafeng
             for agent in self.agents:
                 self.terminations[agent] = not truncated
                 self.truncations[agent] = truncated
@@ -326,10 +388,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         """
         hand = self.hand
         kinds = parse_cards(cards)
-        if self.composer is None or self.composer.picked:
+        if self.composer is None or self.composer.picked or getattr(self.composer, "mode", None) == "fix":
             raise IllegalActionError("play() needs a fresh card decision (not bidding, nothing picked yet)")
         seat = hand.current_player
-        if hand.phase == Phase.KITTY:
+        if self.guafeng:
+            hand.act(seat, kinds)  # a 回牌, a burial, a lead or a follow, checked first
+        elif hand.phase == Phase.KITTY:
             kitty_size = hand.ruleset.layout.kitty_size
             if len(kinds) != kitty_size or any(kinds.count(k) > hand.hands[seat][k] for k in kinds):
                 raise IllegalActionError(f"the kitty takes {kitty_size} cards from the dealer's hand, got {cards!r}")
@@ -338,10 +402,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             hand.play(seat, kinds)  # checks the play first: an illegal one raises and changes nothing
         # Same result as stepping the cards one by one (the masks are exact, so every prefix of a
         # legal play is allowed), without building a mask per card: the learner plays whole plays.
+        self._after_whole_decision()
+
+    def _after_whole_decision(self) -> None:
         self._cumulative_rewards[self.agent_selection] = 0.0
         for a in self.agents:
             self.rewards[a] = 0.0
-        if hand.phase == Phase.DONE:
+        if self.hand.phase == Phase.DONE:
             self._end_hand()
         else:
             self._begin_decision()
@@ -359,8 +426,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     def apply_decision(self, decision: Bid | tuple | list | None) -> None:
         """Apply an agent's whole decision (a Bid, None to pass, or cards; one card for a
-        tribute or a returned card) for the acting seat."""
-        if self.hand.phase.takes_bids:
+        tribute or a returned card; in 刮风 a fix or None while fixing, else cards) for the acting seat."""
+        if self.guafeng and self.composer is not None and self.composer.mode == "fix":
+            if self.composer.picked:
+                raise IllegalActionError("apply_decision() needs a fresh decision (nothing picked yet)")
+            self.hand.act(self.hand.current_player, decision)  # checked first: an illegal fix changes nothing
+            self._after_whole_decision()
+        elif self.guafeng:
+            self.play(list(decision))
+        elif self.hand.phase.takes_bids:
             if decision is None:
                 self.step(PASS)
             else:
@@ -396,13 +470,25 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        text = render_table(self.hand)
+        text = self._render_guafeng() if self.guafeng else render_table(self.hand)
         if self.composer is not None and self.composer.picked:
             text += "\n  picked: " + " ".join(action_name(k) for k in self.composer.picked)
         if self.render_mode == "human":
             print(text)
             return None
         return text
+
+    def _render_guafeng(self) -> str:
+        hand = self.hand
+        trump = hand.trump if hand.trump_revealed else "hidden"
+        lines = [f"guafeng {hand.phase.value}: level {hand.level}, trump {trump}, dealer {hand.dealer}, "
+                 f"defender points {hand.defender_points}"]
+        for seat in range(hand.num_players):
+            mark = ">" if seat == hand.current_player else " "
+            lines.append(f"{mark} seat {seat}: {format_cards(hand.hand_cards(seat))}")
+        if hand.trick_plays:
+            lines.append("  trick: " + " | ".join(format_cards(p) for p in hand.trick_plays))
+        return "\n".join(lines)
 
     def close(self) -> None:
         pass

@@ -131,7 +131,11 @@ class PlayerView:
 
 
 def view_of(hand: Hand, seat: int) -> PlayerView:
-    """The view of ``hand`` from ``seat``."""
+    """The view of ``hand`` from ``seat`` (a :class:`~env.guafeng.view.GuafengView` for a 刮风 hand)."""
+    if hand.ruleset.name == "guafeng":
+        from env.guafeng.view import guafeng_view_of  # env.guafeng is built on env.game and env.moves
+
+        return guafeng_view_of(hand, seat)
     bidding = hand.phase.is_bidding
     acting = hand.current_player == seat
     if bidding and acting:

@@ -272,3 +272,50 @@ def test_browser_rebids_for_the_kitty_and_buries_it(page, chaodipi_url: str) -> 
     assert rebids >= 1 and buried >= 1 and plays > 0
     assert "Defenders took" in page.inner_text("#result-summary")
     assert page.errors == []
+
+
+@pytest.fixture(scope="module")
+def guafeng_url() -> Iterator[str]:
+    """A third server whose games are 刮风 (RULES-guafeng.md)."""
+    yield from _serve(rules={"ruleset": "guafeng"})
+
+
+GUAFENG_SEED = 6
+"""A deal in which the person, among random bots, is offered a fix (taken), then takes up the kitty and buries it."""
+
+
+def test_browser_plays_a_guafeng_hand(page, guafeng_url: str) -> None:
+    # The person takes the first fix offered, passes every later fix, gives back and buries with the
+    # cards the page allows, and leads and follows with the first allowed cards until the hand is scored.
+    page.goto(guafeng_url)
+    page.wait_for_selector("#lobby-form")
+    assert page.input_value("#rules") == "guafeng"
+    page.select_option("#seat-1", "random")
+    page.select_option("#seat-2", "random")
+    page.select_option("#episode", "hand")
+    page.fill("#seed", str(GUAFENG_SEED))
+    page.click("#start")
+    page.evaluate("window.__lastVersion = null")
+    decisions: list[str] = []
+    while _wait_ready(page) != "result":
+        decision = page.evaluate("document.body.dataset.decision")
+        decisions.append(decision)
+        if decision == "fix":
+            assert "扣主" in page.inner_text("#bid-title")
+            first = decisions.count("fix") == 1
+            _submit(page, "#bid-buttons button.bid >> nth=0" if first else "#bid-buttons button.pass")
+            continue
+        if decision == "play" and decisions.count("play") == 1:
+            assert "trump" in page.inner_text("#prompt")
+        if decision == "bury":
+            assert "kitty" in page.inner_text("#prompt")
+            page.screenshot(path=str(ARTIFACTS / "web_guafeng_bury.png"))
+        _click_cards_until_complete(page, -1 if decision == "bury" else 0)
+        _submit(page, "#submit")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(ARTIFACTS / "web_guafeng_result.png"))
+    assert decisions.count("fix") >= 1 and decisions.count("bury") == 1 and decisions.count("play") >= 10, decisions
+    summary = page.inner_text("#result-summary")
+    assert "Kitty (捡底)" in summary and "Defenders' points" in summary
+    assert page.inner_text("#fact-dealer-label") == "Stage team"
+    assert page.errors == []

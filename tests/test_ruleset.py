@@ -124,7 +124,9 @@ def test_logs_name_the_rule_set_and_old_logs_still_replay():
     assert log["ruleset"] == "standard" and log["layout"] == STANDARD.layout.to_dict()
     old = {k: v for k, v in log.items() if k not in ("ruleset", "layout")}
     assert Hand.from_log(old).result == hand.result
-    with pytest.raises(ValueError, match="unknown ruleset 'guafeng'; known rule sets: standard"):
+    with pytest.raises(ValueError, match="unknown ruleset 'nonesuch'; known rule sets: guafeng, standard"):
+        Hand.from_log({**log, "ruleset": "nonesuch"})
+    with pytest.raises(ValueError, match="unknown guafeng option"):  # 刮风's hands are not standard hands
         Hand.from_log({**log, "ruleset": "guafeng"})
 
 
@@ -219,16 +221,16 @@ def test_the_referee_api_takes_the_standard_rule_set_by_name():
 
 
 @pytest.mark.parametrize("call", [
-    lambda: decompose("S3", level="T", trump="H", ruleset="guafeng"),
-    lambda: is_legal_play("S3", "S3", level="T", trump="H", ruleset="guafeng"),
-    lambda: resolve_throw("S3", ["", "", ""], level="T", trump="H", ruleset="guafeng"),
-    lambda: trick_winner(["S3"], level="T", trump="H", ruleset="guafeng"),
-    lambda: kitty_multiplier("S3", level="T", trump="H", ruleset="guafeng"),
-    lambda: score_hand(100, ruleset="guafeng"),
-    lambda: make_ruleset("guafeng"),
+    lambda: decompose("S3", level="T", trump="H", ruleset="nonesuch"),
+    lambda: is_legal_play("S3", "S3", level="T", trump="H", ruleset="nonesuch"),
+    lambda: resolve_throw("S3", ["", "", ""], level="T", trump="H", ruleset="nonesuch"),
+    lambda: trick_winner(["S3"], level="T", trump="H", ruleset="nonesuch"),
+    lambda: kitty_multiplier("S3", level="T", trump="H", ruleset="nonesuch"),
+    lambda: score_hand(100, ruleset="nonesuch"),
+    lambda: make_ruleset("nonesuch"),
 ])
 def test_an_unknown_rule_set_is_refused_with_the_known_names(call):
-    with pytest.raises(ValueError, match=r"unknown ruleset 'guafeng'; known rule sets: standard"):
+    with pytest.raises(ValueError, match=r"unknown ruleset 'nonesuch'; known rule sets: guafeng, standard"):
         call()
 
 

@@ -95,3 +95,41 @@ def test_watch_mode_auto_plays_a_match(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+GUAFENG_PROMPTS = ["fix> ", "giveback> ", "bury> ", "play> ", "next> ", pexpect.EOF]
+
+
+def test_terminal_plays_a_guafeng_hand(tmp_path: Path) -> None:
+    """刮风: fix once (the first fix offered), then pass; give back, bury and play the first choice `?` lists."""
+    # Seed 27: our fix eats East's, so we give cards back (回牌) before the tricks.
+    child = _spawn(tmp_path, "rules=guafeng", "seed=27", "seats=[human,random,random,random]")
+    transcript = []
+    decisions = {prompt: 0 for prompt in GUAFENG_PROMPTS[:5]}
+    illegal_tried = False
+    while True:
+        index = child.expect(GUAFENG_PROMPTS)
+        transcript.append(ANSI.sub("", child.before or ""))
+        if GUAFENG_PROMPTS[index] is pexpect.EOF:
+            break
+        prompt = GUAFENG_PROMPTS[index]
+        decisions[prompt] += 1
+        if prompt == "fix> ":
+            child.sendline("1" if decisions[prompt] == 1 else "p")
+        elif prompt == "next> ":
+            child.sendline("")
+        else:
+            if prompt == "play> " and not illegal_tried:
+                illegal_tried = True
+                child.sendline("SA SA SA")  # never legal: there are only two SA
+                child.expect(prompt)
+                assert "Illegal:" in ANSI.sub("", child.before)
+            child.sendline(_first_listed(child, prompt))
+    text = "".join(transcript)
+    child.close()
+    assert child.exitstatus == 0, text[-2000:]
+    assert decisions["fix> "] >= 1 and decisions["giveback> "] >= 1 and decisions["play> "] >= 10, decisions
+    assert "You fix (扣主)" in text and "You give back" in text and "The trump is revealed" in text
+    assert "捡底" in text and "Defenders' points" in text
+    assert "The match is over after 1 hand(s)" in text
+    assert len(list((tmp_path / "hands").glob("hand_*.json"))) == 1

@@ -15,18 +15,25 @@ from env.cards import SUITS, display_card
 from env.game import Hand, HandResult
 from env.render import sorted_for_display
 from env.trump import TrumpContext
+from ui import guafeng_words
 
 SUIT_WORDS = {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds"}
 
 
 def display_context(hand: Hand) -> TrumpContext:
-    """The trump context to sort and mark cards by, provisional while bidding."""
+    """The trump context to sort and mark cards by, provisional while bidding (刮风: public only)."""
+    if _is_guafeng(hand):
+        return guafeng_words.display_context(hand)
     if hand.ctx is not None:
         return hand.ctx
     suit = None
     if hand.standing is not None and hand.standing.bid.suit is not None:
         suit = SUITS[hand.standing.bid.suit]
     return hand.ruleset.trump_context(hand.level, suit)
+
+
+def _is_guafeng(hand: Hand) -> bool:
+    return hand.ruleset.name == "guafeng"
 
 
 def in_display_order(hand: Hand, kinds: Iterable[int]) -> list[int]:
@@ -41,6 +48,8 @@ def cards_text(kinds: Iterable[int]) -> str:
 
 def trump_text(hand: Hand) -> str:
     """The trump in words: ``"hearts"``, ``"no trump"``, ``"jokers only"``, or the bid so far."""
+    if _is_guafeng(hand):
+        return guafeng_words.trump_text(hand)
     ctx = hand.ctx
     if ctx is None:
         if hand.standing is None:
@@ -79,6 +88,8 @@ def result_text(result: HandResult, dealer_team: str, defender_team: str) -> str
 
 def score_text(hand: Hand, label: Callable[[int], str]) -> str:
     """The finished hand's score in one sentence, naming the teams with ``label``."""
+    if _is_guafeng(hand):
+        return guafeng_words.score_text(hand, label)
     dealer_team = _team_label(hand.dealer, label)
     defender_team = _team_label((hand.dealer + 1) % 4, label)
     return result_text(hand.result, dealer_team, defender_team)

@@ -46,6 +46,11 @@ def make_seat_agent(name: str, seed: int | None = None) -> Agent:
     raise ValueError(f"unknown agent {name!r}: only 'random' is available without agents.registry")
 
 
+def plays_rule_set(agent: Agent, ruleset: str) -> bool:
+    """Whether ``agent`` can sit at a table of the rule set named ``ruleset`` (刮风 needs a ``guafeng`` policy)."""
+    return ruleset != "guafeng" or getattr(agent, "guafeng", None) is not None
+
+
 def best_checkpoint(directory: str | Path = "checkpoints") -> Path | None:
     """The checkpoint to play against: ``best*.pt`` if shipped, else the newest ``*.pt``, else ``None``."""
     root = Path(directory)
@@ -94,14 +99,16 @@ def beats_in_card(checkpoint: Path, opponent: str) -> bool:
     return low is not None and low > 0
 
 
-def default_ai(checkpoint_dir: str | Path = "checkpoints") -> str:
-    """The spec of the default AI seat: the strongest agent measured that loads here.
+def default_ai(checkpoint_dir: str | Path = "checkpoints", ruleset: str = "standard") -> str:
+    """The spec of the default AI seat: the strongest agent measured that loads here and plays ``ruleset``.
 
     A shipped checkpoint only when its card shows it beating :data:`STRONGEST`;
-    else the search over ExpertAgent, else the strongest rule bot available.
+    else the search over ExpertAgent, else the strongest rule bot available
+    (刮风: the strongest bot with a 刮风 policy, as neither the search nor the
+    checkpoints play it).
     """
     checkpoint = best_checkpoint(checkpoint_dir)
-    if checkpoint is not None and beats_in_card(checkpoint, STRONGEST):
+    if checkpoint is not None and ruleset == "standard" and beats_in_card(checkpoint, STRONGEST):
         try:
             make_seat_agent(str(checkpoint), 0)
             return str(checkpoint)
@@ -109,15 +116,16 @@ def default_ai(checkpoint_dir: str | Path = "checkpoints") -> str:
             warnings.warn(f"cannot load {checkpoint} ({error}); playing against {STRONGEST}", stacklevel=2)
     for bot in _BOT_PREFERENCE:
         try:
-            make_seat_agent(bot, 0)
-            return bot
+            if plays_rule_set(make_seat_agent(bot, 0), ruleset):
+                return bot
         except (ValueError, ImportError):
             continue
-    raise RuntimeError("no AI agent is available")
+    raise RuntimeError(f"no AI agent is available for the {ruleset} rules")
 
 
-def resolve_seats(specs: Sequence[str | None], checkpoint_dir: str | Path = "checkpoints") -> list[str]:
-    """Four concrete seat specs: ``ai`` / empty entries become :func:`default_ai`."""
+def resolve_seats(specs: Sequence[str | None], checkpoint_dir: str | Path = "checkpoints",
+                  ruleset: str = "standard") -> list[str]:
+    """Four concrete seat specs: ``ai`` / empty entries become :func:`default_ai` (of the rule set ``ruleset``)."""
     if len(specs) != 4:
         raise ValueError(f"a table has 4 seats, got {len(specs)}: {list(specs)}")
     resolved = []
@@ -125,7 +133,7 @@ def resolve_seats(specs: Sequence[str | None], checkpoint_dir: str | Path = "che
     for spec in specs:
         text = "" if spec is None else str(spec).strip()
         if text.lower() in ("", DEFAULT_AI, "default"):
-            default = default or default_ai(checkpoint_dir)
+            default = default or default_ai(checkpoint_dir, ruleset)
             text = default
         elif text.lower() == HUMAN:
             text = HUMAN

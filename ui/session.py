@@ -26,11 +26,11 @@ from env.errors import IllegalActionError
 from env.game import Hand, Phase
 from env.match import Match
 from env.moves import MoveList
-from env.ruleset import RuleSet, as_ruleset
+from env.ruleset import RuleSet, as_ruleset, make_ruleset
 from env.variants import RuleOptions
 from env.view import PlayerView, view_of
 from ui.narrate import narrate
-from ui.seats import HUMAN, build_agents, display_name, make_seat_agent, orientation
+from ui.seats import HUMAN, build_agents, display_name, make_seat_agent, orientation, plays_rule_set
 
 BID_PHASES = (Phase.DEAL, Phase.FINAL_BID, Phase.REBID)
 """Phases where a seat bids or passes (the deal's bidding and a 炒地皮 round)."""
@@ -47,12 +47,14 @@ class Selection:
         addable: kinds that may be added (some legal completion contains them).
         complete: the selection is a whole decision that may be submitted now.
         needed: cards the decision takes (``None`` for a lead: any number of one suit).
+        note: what a complete selection is, when a rule set names it (刮风: the lead's combination).
     """
 
     cards: tuple[int, ...]
     addable: tuple[int, ...]
     complete: bool
     needed: int | None
+    note: str | None = None
 
 
 class GameSession:
@@ -62,13 +64,15 @@ class GameSession:
     :mod:`ui.seats`); ``agents`` may be given instead of building them from the
     specs (tests). ``episode`` is ``"match"`` (hands until a team wins or
     ``max_hands``) or ``"hand"`` (one hand). ``rules`` is the rule set, or the
-    standard game's options (RuleOptions or a dict).
+    standard game's options (RuleOptions or a dict). :func:`open_session` makes
+    the session class a rule set needs (:class:`ui.guafeng_session.GuafengSession`
+    for 刮风).
     """
 
     def __init__(self, seats: Sequence[str], seed: int = 0, rules: RuleSet | RuleOptions | dict | None = None,
                  episode: str = "match", max_hands: int = 200, agents: Sequence[Agent | None] | None = None,
                  hint_bot: str = "greedy"):
-        ruleset = as_ruleset(rules if isinstance(rules, RuleSet | RuleOptions) else RuleOptions.from_dict(rules))
+        ruleset = ruleset_from_config(rules)
         players = ruleset.layout.players
         if len(seats) != players:
             raise ValueError(f"a table has {players} seats, got {len(seats)}")
@@ -81,13 +85,23 @@ class GameSession:
         for seat, (spec, agent) in enumerate(zip(self.seats, self.agents)):
             if (spec == HUMAN) != (agent is None):
                 raise ValueError(f"seat {seat}: a human seat has no agent and an AI seat needs one")
+            if agent is not None and not plays_rule_set(agent, ruleset.name):
+                raise ValueError(f"seat {seat}: {display_name(spec)} does not play the {ruleset.name} rules "
+                                 f"(the rule bots random, greedy and expert do)")
         self.hint_bot = hint_bot
         self._hint_agent: Agent | None = None
         self.ruleset = ruleset
-        self.match = Match(seed, ruleset, max_hands=1 if episode == "hand" else max_hands)
+        self.match = self._new_match(1 if episode == "hand" else max_hands)
         self.hand_logs: list[dict[str, Any]] = []
         self.messages: list[str] = []
+        self._private: list[tuple[int, int, str]] = []  # (place in messages, seat, text)
         self.hand = self._deal()
+
+    def _new_match(self, max_hands: int) -> Match:
+        """The match this table plays (a rule set with a match of its own overrides this)."""
+        if self.ruleset.match_class is not Match:
+            raise ValueError(f"the {self.ruleset.name} rule set needs its own session: make it with open_session")
+        return Match(self.seed, self.ruleset, max_hands=max_hands)
 
     # ------------------------------------------------------------------ who and where
     @property
@@ -144,6 +158,35 @@ class GameSession:
         """What ``seat`` may see now."""
         return view_of(self.hand, seat)
 
+    def messages_for(self, seat: int | None) -> list[str]:
+        """The messages as ``seat`` reads them: the public ones with that seat's private ones in place
+        (``None``: the public ones). The list only grows, so a reader may keep its place in it."""
+        mine = [(place, text) for place, owner, text in self._private if owner == seat]
+        if not mine:
+            return list(self.messages)
+        merged, start = [], 0
+        for place, text in mine:
+            merged.extend(self.messages[start:place])
+            merged.append(text)
+            start = place
+        merged.extend(self.messages[start:])
+        return merged
+
+    def tell(self, seat: int, text: str) -> None:
+        """Add a message only ``seat`` may read (its own cards, a fix it laid)."""
+        self._private.append((len(self.messages), seat, text))
+
+    def decision(self, seat: int | None) -> str | None:
+        """The kind of decision ``seat`` has now: ``"bid"``, ``"tribute"``, ``"return"``, ``"bury"``,
+        ``"play"`` (or a rule set's own, such as 刮风's ``"fix"`` and ``"give_back"``); ``None`` when none."""
+        if seat is None or self.to_act != seat:
+            return None
+        phase = self.hand.phase
+        if phase.takes_bids:
+            return "bid"
+        return {Phase.TRIBUTE: "tribute", Phase.TRIBUTE_RETURN: "return", Phase.KITTY: "bury",
+                Phase.PLAY: "play"}.get(phase)
+
     # ------------------------------------------------------------------ decisions
     def _check_person(self, seat: int) -> None:
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in range(4):
@@ -167,6 +210,14 @@ class GameSession:
         if self.hand.phase not in BID_PHASES:
             raise IllegalActionError(f"cannot {'pass' if bid is None else 'bid'} in phase {self.hand.phase.value}")
         self._apply(seat, bid)
+
+    def lead_name(self, kinds: Sequence[int]) -> str | None:
+        """The name of a lead's combination when the rule set names one (刮风), else ``None``."""
+        return None
+
+    def pass_turn(self, seat: int) -> None:
+        """A person passes (a bid, a 炒地皮 turn; a rule set's own decision to decline)."""
+        self.bid(seat, None)
 
     def card_options(self, seat: int) -> list[int]:
         """The cards ``seat`` may give as tribute or return now (RULES.md 9; empty otherwise)."""
@@ -257,6 +308,8 @@ class GameSession:
             raise IllegalActionError(f"seat {seat} has no decision now")
         if self._hint_agent is None:
             self._hint_agent = make_seat_agent(self.hint_bot, self.seed)
+            if not plays_rule_set(self._hint_agent, self.ruleset.name):
+                self._hint_agent = make_seat_agent("greedy", self.seed)
         return self._hint_agent.act(self.view(seat))
 
     def step_ai(self) -> Decision:
@@ -354,3 +407,26 @@ class GameSession:
             return self.hand_logs[index]
         except IndexError:
             raise IllegalActionError(f"no finished hand {index}: {len(self.hand_logs)} finished") from None
+
+
+def ruleset_from_config(rules: RuleSet | RuleOptions | dict | None) -> RuleSet:
+    """The rule set of a config: a rule set, the standard game's options, or a dict of them
+    whose ``ruleset`` key names another rule set (``{"ruleset": "guafeng", "match_hands": 13}``)."""
+    if isinstance(rules, RuleSet | RuleOptions) or rules is None:
+        return as_ruleset(rules)
+    options = dict(rules)
+    name = options.pop("ruleset", "standard")
+    if name == "standard":
+        return as_ruleset(RuleOptions.from_dict(options))
+    return make_ruleset(name, options)
+
+
+def open_session(seats: Sequence[str], *, rules: RuleSet | RuleOptions | dict | None = None,
+                 **kwargs: Any) -> GameSession:
+    """A session of the class the rule set needs (:class:`GameSession`'s keywords)."""
+    ruleset = ruleset_from_config(rules)
+    if ruleset.name == "guafeng":
+        from ui.guafeng_session import GuafengSession  # built on this module
+
+        return GuafengSession(seats, rules=ruleset, **kwargs)
+    return GameSession(seats, rules=ruleset, **kwargs)

@@ -1,10 +1,11 @@
 """The terminal game: a rich table, cards typed in the project's notation, bids, the kitty, a whole match.
 
 Prompts end in ``> `` and name the decision (``bid>``, ``bury>``, ``play>``,
-``next>``, ``watch>``), so a script can drive the game: ``?`` lists the legal
-plays (numbered, one per line, in the notation to type back), ``hint`` asks
-the hint bot, ``help`` lists the commands. An illegal play is answered with
-the rules' reason and the same prompt again; nothing changes.
+``next>``, ``watch>``; in 刮风 also ``fix>`` for 扣主 and ``giveback>`` for
+回牌), so a script can drive the game: ``?`` lists the legal plays (numbered,
+one per line, in the notation to type back), ``hint`` asks the hint bot,
+``help`` lists the commands. An illegal play is answered with the rules'
+reason and the same prompt again; nothing changes.
 """
 
 from __future__ import annotations
@@ -20,12 +21,14 @@ from env.bidding import Bid
 from env.cards import CARD_NAMES, format_cards, parse_cards
 from env.errors import IllegalActionError
 from env.game import Phase
+from ui.guafeng_words import combo_text, fix_text, standing_text
 from ui.narrate import bid_text, cards_text, in_display_order
 from ui.session import GameSession
 from ui.terminal_view import screen
 
 HELP = """Commands:
   SA SA / HT HT H9 ...   play (or bury) these cards: suit S H C D + rank 2-9 T J Q K A (10 ok), LJ, BJ
+  1 / p                  刮风 fix> : fix with the numbered fix (扣主), or pass
   ?                      list legal plays (or the bids you can make)
   hint                   what the hint bot would do
   t                      draw the table again
@@ -58,6 +61,7 @@ class TerminalGame:
         self.legal_limit = legal_limit
         self._shown = 0
         self.watching = not session.humans
+        self.viewer = None if self.watching else session.perspective
 
     # ------------------------------------------------------------------ loop
     def run(self) -> None:
@@ -87,12 +91,13 @@ class TerminalGame:
 
     def _news(self) -> None:
         """Print the session's messages not printed yet."""
-        for line in self.session.messages[self._shown:]:
+        messages = self.session.messages_for(self.viewer)
+        for line in messages[self._shown:]:
             self._say(line, "italic")
-        self._shown = len(self.session.messages)
+        self._shown = len(messages)
 
     def _draw(self) -> None:
-        self._shown = len(self.session.messages)
+        self._shown = len(self.session.messages_for(self.viewer))
         self.console.print(screen(self.session, show_all=self.watching))
 
     def _read(self, prompt: str) -> str:
@@ -110,9 +115,12 @@ class TerminalGame:
         session = self.session
         seat = session.to_act
         phase = session.hand.phase
+        leading = phase == Phase.PLAY and not session.hand.trick_plays
         decision = session.step_ai()
         if phase == Phase.PLAY:
-            self._say(f"{session.seat_label(seat)} plays {cards_text(in_display_order(session.hand, decision))}")
+            name = session.lead_name(decision) if leading else None
+            self._say(f"{session.seat_label(seat)} {'leads' if leading else 'plays'} "
+                      f"{cards_text(in_display_order(session.hand, decision))}" + (f" ({name})" if name else ""))
         self._news()
         if not self.watching:
             return
@@ -132,23 +140,42 @@ class TerminalGame:
         seat = session.to_act
         phase = session.hand.phase
         while session.to_act == seat and session.hand.phase == phase and not session.hand_over:
-            if phase.takes_bids:
+            decision = session.decision(seat)
+            if decision == "bid":
                 done = self._bid_turn(seat)
-            elif phase == Phase.TRIBUTE:
+            elif decision == "fix":
+                done = self._fix_turn(seat)
+            elif decision == "tribute":
                 done = self._card_turn(seat, "tribute", "Give your highest card as tribute: "
                                        + " ".join(CARD_NAMES[k] for k in session.card_options(seat)))
-            elif phase == Phase.TRIBUTE_RETURN:
+            elif decision == "return":
                 giver = session.seat_label(session.hand.return_to())
                 done = self._card_turn(seat, "return", f"Return one card (not a tribute card) to {giver}")
-            elif phase == Phase.KITTY:
+            elif decision == "give_back":
+                done = self._card_turn(seat, "giveback", f"回牌: {session.give_back_note()} (? for the cards "
+                                                         f"you may give)")
+            elif decision == "bury":
                 kitty_size = session.hand.ruleset.layout.kitty_size
                 done = self._card_turn(seat, "bury", f"Bury {kitty_size} cards (type them, ? for a suggestion)")
             else:
-                lead = session.hand.lead
-                need = "Lead any cards of one suit" if lead is None else f"Play {lead.n} card(s)"
-                done = self._card_turn(seat, "play", f"{need} (? lists legal plays)")
+                done = self._card_turn(seat, "play", self._play_request())
             if done:
+                self._news()  # what the decision did (a trick won, a fix eaten) before the next seat moves
                 return
+
+    def _play_request(self) -> str:
+        """What a play asks: any cards of one suit, or (刮风) one card first, then one combination."""
+        hand = self.session.hand
+        lead = hand.lead
+        if self.session.ruleset.name != "guafeng":
+            need = "Lead any cards of one suit" if lead is None else f"Play {lead.n} card(s)"
+        elif hand.first_lead:
+            need = "Lead one card: the first lead of a hand is a single card, and it reveals the trump"
+        elif lead is None:
+            need = "Lead one combination: a single, pair, tractor, bomb or run"
+        else:
+            need = f"Follow the {combo_text(lead)} with {lead.length} card(s)"
+        return f"{need} (? lists legal plays)"
 
     def _common(self, line: str) -> bool:
         """Handle the commands every prompt understands; True when handled."""
@@ -195,6 +222,39 @@ class TerminalGame:
         self._say("You pass." if bid is None else f"You bid {bid_text(bid)}.")
         return True
 
+    def _fix_turn(self, seat: int) -> bool:
+        """扣主 (刮风): fix with one of the fixes offered (each eats the standing fix), or pass."""
+        session = self.session
+        options = session.fix_options(seat)
+        standing = standing_text(session.hand, session.seat_label)
+        self._say(f"扣主: {'the standing fix is ' + standing if standing else 'nobody has fixed yet'}. "
+                  f"You may fix (show jokers, lay a base face down):")
+        for i, fix in enumerate(options, start=1):
+            self._say(f"  {i}) {fix_text(fix)}")
+        line = self._ask("fix", "Type a number to fix, or p to pass (hint, help)")
+        if line == "?":
+            return False  # the list is printed with every question
+        if line.lower() == "hint":
+            suggestion = session.hint(seat)
+            self._say(f"Hint: {'pass' if suggestion is None else fix_text(suggestion)}")
+            return False
+        if self._common(line):
+            return False
+        if line.lower() in ("p", "pass"):
+            fix = None
+        elif line.isdigit() and 1 <= int(line) <= len(options):
+            fix = options[int(line) - 1]
+        else:
+            self._say(f"Illegal: {line} is not one of the numbers 1-{len(options)} or p", "bold red")
+            return False
+        try:
+            session.fix(seat, fix)
+        except IllegalActionError as error:
+            self._say(f"Illegal: {error}", "bold red")
+            return False
+        self._say("You pass." if fix is None else f"You fix (扣主): {fix_text(fix)}.")
+        return True
+
     def _parse_bid(self, line: str, options: list[Bid], level_rank: int) -> Bid | bool | None:
         """The bid a line names (``None`` = pass), or ``False`` after explaining why it names none."""
         if line.lower() in ("p", "pass"):
@@ -233,12 +293,16 @@ class TerminalGame:
             return False
         if prompt == "bury":
             self._say(f"You buried {cards_text(in_display_order(session.hand, attempted))}.")
+        elif prompt == "giveback":
+            self._say(f"You give back {cards_text(in_display_order(session.hand, attempted))} (回牌).")
         elif prompt in ("tribute", "return"):
             self._say(f"You {'give' if prompt == 'tribute' else 'return'} {cards_text(attempted)}.")
         else:
             if len(played) < len(attempted):
                 self._say("Your throw failed: it can be beaten.", "bold red")
-            self._say(f"You play {cards_text(in_display_order(session.hand, played))}")
+            name = session.lead_name(played) if len(session.hand.trick_plays) == 1 else None
+            self._say(f"You {'lead' if name else 'play'} {cards_text(in_display_order(session.hand, played))}"
+                      + (f" ({name})" if name else ""))
         return True
 
     def _list_legal(self, seat: int, prompt: str) -> None:
@@ -248,6 +312,12 @@ class TerminalGame:
             return
         if prompt == "bury":
             self._say(f"Any {session.hand.ruleset.layout.kitty_size} of your cards; the hint bot would bury:")
+            self._say(f"  1. {format_cards(in_display_order(session.hand, session.hint(seat)))}")
+            return
+        if prompt == "giveback":
+            addable = session.selection(seat, []).addable
+            self._say(f"You may give: {format_cards(in_display_order(session.hand, addable))}; the hint bot "
+                      f"would give:")
             self._say(f"  1. {format_cards(in_display_order(session.hand, session.hint(seat)))}")
             return
         moves = session.legal_plays(seat, self.legal_limit)

@@ -16,6 +16,7 @@ from rich.text import Text
 from env.cards import BIG_JOKER, LITTLE_JOKER, display_card, suit_of
 from env.game import Phase, team_of
 from env.trump import EFFECTIVE_SUIT_NAMES, TRUMP
+from ui.guafeng_words import stage_text, standing_text
 from ui.narrate import display_context, in_display_order, trump_text
 from ui.session import GameSession
 
@@ -101,7 +102,15 @@ def _header(session: GameSession) -> Text:
     text = Text()
     text.append(f"Hand {session.hand_number}", style="bold")
     text.append(f" · level {hand.level} · trump: {trump_text(hand)}")
-    if hand.dealer is not None:
+    guafeng = session.ruleset.name == "guafeng"
+    if guafeng:
+        text.append(f"\nStage team (台上): {stage_text(hand, session.seat_label)}")
+        standing = standing_text(hand, session.seat_label)
+        if hand.phase.is_fixing and standing:
+            text.append(f" · standing fix: {standing}")
+        if hand.kitty_taker is not None and hand.phase == Phase.KITTY:
+            text.append(f" · kitty taker: {session.seat_label(hand.kitty_taker)}")
+    elif hand.dealer is not None:
         text.append(f" · dealer: {session.seat_label(hand.dealer)}")
     text.append("\n")
     ours, theirs = _team(session, me), _team(session, (me + 1) % 4)
@@ -111,7 +120,10 @@ def _header(session: GameSession) -> Text:
         defenders = _team(session, (hand.dealer + 1) % 4)
         text.append(f"Defenders ({defenders}): {hand.defender_points} points", style="bold green")
         tricks = hand.ruleset.layout.num_tricks
-        text.append(f"  ·  trick {min(len(hand.tricks) + 1, tricks)}/{tricks}")
+        if guafeng:  # a lead may be of several cards: the number of tricks is not known in advance
+            text.append(f"  ·  trick {len(hand.tricks) + (hand.phase != Phase.DONE)}")
+        else:
+            text.append(f"  ·  trick {min(len(hand.tricks) + 1, tricks)}/{tricks}")
         text.append(f"  ·  points won: {ours} {hand.trick_points[team_of(me)]}, "
                     f"{theirs} {hand.trick_points[1 - team_of(me)]}")
     return text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from agents.base import Agent
+from agents.bots.guafeng.greedy import GuafengGreedy
 from agents.bots.heuristics import beats, card_value, lowest_cards, play_cost, play_points, trick_state, trump_count_for
 from env.bidding import Bid
 from env.cards import NUM_KINDS, POINTS, RANKS
@@ -29,6 +30,7 @@ class GreedyAgent(Agent):
     def __init__(self, seed: int | None = None, bid_share: float = 0.36, max_plays: int = 200):
         self.bid_share = bid_share
         self.max_plays = max_plays
+        self.guafeng = GuafengGreedy()
 
     def bid(self, view: PlayerView) -> Bid | None:
         level = RANKS.index(view.level)

@@ -5,7 +5,13 @@ exactly as the environment does (same masks, same observation encoder, from
 its :class:`PlayerView`), scoring every allowed step with the Q-network. In
 the ``play`` mode it scores the learner's whole-play candidates
 (:func:`agents.dmc.plays.decision_candidates`) in one forward pass per
-decision; bids and kitty picks are card steps in both modes. :func:`load_dmc_agent`
+decision; bids and kitty picks are card steps in both modes. A checkpoint
+trained on 刮风 (``rules=guafeng``) plays 刮风 tables through its
+:attr:`~agents.base.Agent.guafeng` policy (:class:`GuafengQPolicy`: fixes, 回牌
+and the burial card by card over :class:`env.guafeng.actions.GuafengComposer`'s
+masks, leads and follows as above); a checkpoint seated at a table of another
+rule set than its own raises :class:`~agents.selfplay.checkpoint.CheckpointError`.
+:func:`load_dmc_agent`
 is the ``.pt`` checkpoint loader of :data:`agents.registry.CHECKPOINT_LOADERS`, so
 ``evaluate.py`` and ``play.py`` accept checkpoint paths as participants.
 """
@@ -18,16 +24,19 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from agents.base import Agent
-from agents.dmc.features import action_table, decision_phase
+from agents.base import Agent, Decision
+from agents.bots.guafeng.base import GuafengPolicy
+from agents.dmc.features import card_step_table, decision_phase
 from agents.dmc.models import q_values
 from agents.dmc.plays import decision_candidates
-from agents.selfplay.checkpoint import load_checkpoint, model_from_checkpoint
+from agents.selfplay.checkpoint import CheckpointError, load_checkpoint, model_from_checkpoint
 from agents.selfplay.config import RunConfig
 from env.actions import PASS, STOP, PlayComposer, action_bid, bid_mask, card_mask, composer_for
 from env.bidding import Bid
-from env.encoding import ObservationEncoder, bidding_context
-from env.ruleset import as_ruleset
+from env.encoding import make_encoder
+from env.guafeng.actions import GuafengComposer
+from env.guafeng.fixing import Fix
+from env.guafeng.view import GuafengView
 from env.view import PlayerView
 
 
@@ -41,8 +50,10 @@ class DMCAgent(Agent):
         self.run = run
         self.epsilon = epsilon
         self.rng = random.Random(seed)
-        # The observation of the rules the network was trained under (RULES.md 9 options add a block).
-        self.encoder = ObservationEncoder(run.layout, run.history_len, as_ruleset(run.rules))
+        # The observation of the rules the network was trained under (RULES.md 9 options add a block;
+        # 刮风 has its own).
+        self.encoder = make_encoder(run.layout, run.history_len, run.rules)
+        self.guafeng = GuafengQPolicy(self) if run.rules.name == "guafeng" else None
 
     @classmethod
     def from_checkpoint(cls, path: str | Path, seed: int | None = None, epsilon: float = 0.0) -> DMCAgent:
@@ -56,8 +67,16 @@ class DMCAgent(Agent):
         if seed is not None:
             self.rng.seed(seed)
 
+    def act(self, view: PlayerView | GuafengView) -> Decision:
+        """As :meth:`Agent.act`, at a table of the checkpoint's own rule set only."""
+        trained, table = self.run.rules.name, view.ruleset.name
+        if trained != table:
+            raise CheckpointError(f"checkpoint {self.name!r} was trained on the {trained!r} rule set and cannot "
+                                  f"play a {table!r} table (ruleset: {trained!r} -> {table!r})")
+        return super().act(view)
+
     @torch.no_grad()
-    def _choose(self, view: PlayerView, mask: np.ndarray, picked: list[int]) -> int:
+    def _choose(self, view: PlayerView | GuafengView, mask: np.ndarray, picked: list[int]) -> int:
         legal = np.flatnonzero(mask)
         if len(legal) == 1:
             return int(legal[0])
@@ -65,14 +84,14 @@ class DMCAgent(Agent):
             return int(self.rng.choice(legal))
         obs = torch.from_numpy(self.encoder.encode(view, view.seat, picked)).unsqueeze(0)
         history = torch.from_numpy(self.encoder.history(view, view.seat)).unsqueeze(0)
-        features = torch.from_numpy(action_table(bidding_context(view), self.run.layout)[legal])
+        features = torch.from_numpy(card_step_table(view, self.run.layout)[legal])
         index = torch.zeros(len(legal), dtype=torch.long)
         phase = torch.tensor([decision_phase(view.phase)])
         q = q_values(self.model, obs, history, features, index, phase)
         return int(legal[int(torch.argmax(q))])
 
     @torch.no_grad()
-    def _choose_move(self, view: PlayerView, mask: np.ndarray | None, picked: list[int]):
+    def _choose_move(self, view: PlayerView | GuafengView, mask: np.ndarray | None, picked: list[int]):
         """The best move of the ``play`` mode's candidates (an action, or a whole play)."""
         candidates = decision_candidates(view, self.run.layout, mask)
         if len(candidates.moves) == 1:
@@ -123,6 +142,39 @@ class DMCAgent(Agent):
 
     def return_card(self, view: PlayerView) -> int:
         return self._one_card(view)
+
+
+class GuafengQPolicy(GuafengPolicy):
+    """A checkpoint's 刮风 decisions: fixes, 回牌 and the burial card by card over the composer's masks
+    (as the environment builds them), leads and follows as whole plays (``play`` mode) or card steps."""
+
+    def __init__(self, agent: DMCAgent):
+        self.agent = agent
+
+    def _compose(self, view: GuafengView) -> Fix | list[int] | None:
+        agent = self.agent
+        composer = GuafengComposer(view)
+        while not composer.complete:
+            if agent.run.action_mode == "play":
+                action = agent._choose_move(view, composer.mask(), composer.picked)
+            else:
+                action = agent._choose(view, composer.mask(), composer.picked)
+            composer.step(int(action))
+        return composer.decision()
+
+    def fix(self, view: GuafengView) -> Fix | None:
+        return self._compose(view)
+
+    def give_back(self, view: GuafengView) -> list[int]:
+        return self._compose(view)
+
+    def bury(self, view: GuafengView) -> list[int]:
+        return self._compose(view)
+
+    def play(self, view: GuafengView) -> tuple[int, ...]:
+        if self.agent.run.action_mode == "play":
+            return tuple(self.agent._choose_move(view, None, []))
+        return tuple(self._compose(view))
 
 
 def load_dmc_agent(path: str, seed: int | None = None) -> DMCAgent:

@@ -16,6 +16,12 @@ pass. The differences:
   decisions are samples too: their Monte Carlo return trains Q and V (values
   of the teacher's play to start from), and their candidates with the
   teacher's choice marked feed the imitation loss.
+
+A 刮风 table (``run.rules`` the guafeng rule set) works the same way with the 刮风
+candidates (:mod:`agents.dmc.guafeng_plays`): a fix, a 回牌 and the burial are
+card steps (a fixing turn with nothing to fix is a forced PASS), leads and
+follows whole plays; the teacher's whole fix, 回牌 or burial is replayed as its
+card steps.
 """
 
 from __future__ import annotations
@@ -30,11 +36,23 @@ from agents.dmc.plays import MAX_FOLLOWS, Candidates, decision_candidates, play_
 from agents.registry import BOTS
 from agents.selfplay.config import RunConfig
 from agents.selfplay.samples import SampleBatch, collect_finished, hand_samples
-from env.actions import PASS, bid_action
+from env.actions import PASS, STOP, bid_action
 from env.game import Phase
+from env.guafeng.fixing import Fix
 from env.moves import MoveList
 from env.shengji_env import AGENTS, raw_env
 from env.view import PlayerView
+
+
+def guafeng_steps(decision: Fix | list[int] | None) -> list[int]:
+    """A whole 刮风 fix, 回牌 or burial as its card steps (:class:`env.guafeng.actions.GuafengComposer`):
+    PASS for no fix; a fix's shown jokers (the first one picked tells ``LJ LJ BJ BJ``'s two fixes apart),
+    its base, then STOP; a 回牌 or burial its cards."""
+    if decision is None:
+        return [PASS]
+    if isinstance(decision, Fix):
+        return [*decision.jokers, *decision.base, STOP]
+    return list(decision)
 
 
 def candidate_spreads(q: np.ndarray, index: np.ndarray, counts: list[int]) -> list[float]:
@@ -62,7 +80,7 @@ class PlayTables:
         teacher = BOTS.get(run.train.teacher)  # None: teacher=none, no seat is ever the teacher's
         self.teachers = [teacher(seed * 1_000 + i) if teacher else None for i in range(num_tables)]
         self.teacher_seats: list[frozenset[int]] = [frozenset()] * num_tables
-        self._burial_plans: list[list[int]] = [[] for _ in range(num_tables)]
+        self._burial_plans: list[list[int]] = [[] for _ in range(num_tables)]  # a teacher's card steps to come
         # The view and legal follows of the follow decision at hand, if it is one.
         self._follows: list[tuple[PlayerView, MoveList] | None] = [None] * num_tables
         self._seed_base = seed
@@ -100,7 +118,10 @@ class PlayTables:
         self._follows[i] = None
         while True:
             hand = env.hand
-            if hand.phase.is_bidding and not hand.bid_options(hand.current_player):
+            if env.guafeng:
+                if not self._forced_guafeng(i):
+                    return
+            elif hand.phase.is_bidding and not hand.bid_options(hand.current_player):
                 env.step(PASS)
             elif hand.phase == Phase.PLAY and hand.lead is not None:
                 view = env.view(hand.current_player)
@@ -115,6 +136,29 @@ class PlayTables:
             if any(env.terminations.values()):
                 self._finish_episode(i)
                 return
+
+    def _forced_guafeng(self, i: int) -> bool:
+        """Take a 刮风 decision or fix step with one choice (a fixing turn with no fix to make, a follow with
+        one legal play) and say so; else keep a follow's legal plays for its candidates and say False."""
+        env = self.envs[i]
+        composer = env.composer
+        if composer.mode == "fix":  # a pass with no fix to make, or the STOP that ends a fix's picks
+            allowed = np.flatnonzero(env.action_mask())
+            if len(allowed) != 1:
+                return False
+            env.step(int(allowed[0]))
+            plan = self._burial_plans[i]
+            if plan and plan[0] == allowed[0]:  # a teacher's STOP, taken here
+                plan.pop(0)
+            return True
+        if composer.mode == "follow":
+            moves = composer.view.legal_plays(MAX_FOLLOWS + 1)
+            if len(moves.plays) != 1 or moves.truncated:
+                self._follows[i] = (composer.view, moves)
+                return False
+            env.play(moves.plays[0])
+            return True
+        return False
 
     def _finish_episode(self, i: int) -> None:
         env = self.envs[i]
@@ -146,7 +190,10 @@ class PlayTables:
             seat = AGENTS.index(agent)
             observation = env.observe(agent)
             follow = self._follows[i]
-            view, moves = follow if follow is not None else (env.view(seat), None)
+            if follow is not None:  # a follow: its view and legal plays are known already
+                view, moves = follow
+            else:  # 刮风: the decision's view, built once by its composer
+                view, moves = (env.composer.view if env.guafeng else env.view(seat)), None
             candidates = decision_candidates(view, self.layout, observation["action_mask"], moves)
             if seat in self.teacher_seats[i]:
                 self._teacher_decision(i, seat, view, observation, candidates)
@@ -179,7 +226,19 @@ class PlayTables:
                           candidates: Candidates) -> None:
         teacher = self.teachers[i]
         moves, rows = list(candidates.moves), candidates.rows
-        if candidates.phase == 0:  # a bid of the deal or of 炒地皮 (act picks the teacher's logic for each)
+        if self.envs[i].guafeng and candidates.phase in (0, 1):  # a fix, a 回牌 or the burial, step by step
+            if not self._burial_plans[i]:
+                self._burial_plans[i] = guafeng_steps(teacher.act(view))
+            plan = self._burial_plans[i]
+            chosen = plan.pop(0)
+            positive = np.array([m == chosen or (m in plan and m != STOP) for m in moves])
+        elif self.envs[i].guafeng:
+            chosen = tuple(sorted(teacher.act(view)))
+            if chosen not in moves:
+                moves.append(chosen)
+                rows = np.concatenate([rows, play_rows(view, [chosen], self.layout)])
+            positive = np.array([m == chosen for m in moves])
+        elif candidates.phase == 0:  # a bid of the deal or of 炒地皮 (act picks the teacher's logic for each)
             bid = teacher.act(view)
             chosen = PASS if bid is None else bid_action(bid)
             positive = np.array([m == chosen for m in moves])

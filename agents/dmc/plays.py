@@ -22,6 +22,10 @@ slot layout (so it lines up with the hand planes of the state), and by what a
 player would say about it: points, size, trump share, pairs and tractor
 length, throw, sure winner, beats the trick's current winner, ruff, and the
 keeping value it spends (see :data:`PLAY_EXTRAS`).
+
+A 刮风 view (``view.ruleset.name == "guafeng"``) has its own candidates and
+features, in :mod:`agents.dmc.guafeng_plays`; :func:`decision_candidates` and
+:func:`play_rows` hand it there.
 """
 
 from __future__ import annotations
@@ -108,7 +112,12 @@ def _follows(view: PlayerView, moves: MoveList) -> list[tuple[int, ...]]:
 
 def play_rows(view: PlayerView, plays: Sequence[tuple[int, ...]], layout: str,
               tracker: CardTracker | None = None) -> np.ndarray:
-    """Feature rows of whole plays at the seat's lead or follow, shape ``(len(plays), play_feature_size)``."""
+    """Feature rows of whole plays at the seat's lead or follow, shape ``(len(plays), play_feature_size)``
+    (a 刮风 view: :func:`agents.dmc.guafeng_plays.guafeng_play_rows`)."""
+    if view.ruleset.name == "guafeng":
+        from agents.dmc.guafeng_plays import guafeng_play_rows
+
+        return guafeng_play_rows(view, plays, layout)
     ctx, hand = view.ctx, view.hand
     s = slots_of_layout(layout)
     slots = slot_table(ctx, layout)
@@ -209,7 +218,12 @@ class Candidates(NamedTuple):
 def decision_candidates(view: PlayerView, layout: str, mask: np.ndarray | None = None,
                         follows: MoveList | None = None) -> Candidates:
     """The candidates of the seat's decision. A kitty pick needs the composer's ``mask`` (what is picked);
-    ``follows`` as for :func:`learner_plays`."""
+    ``follows`` as for :func:`learner_plays`. A 刮风 view's are
+    :func:`agents.dmc.guafeng_plays.guafeng_decision_candidates`."""
+    if view.ruleset.name == "guafeng":
+        from agents.dmc.guafeng_plays import guafeng_decision_candidates  # built on this module
+
+        return guafeng_decision_candidates(view, layout, mask, follows)
     if view.phase.takes_bids:
         actions = np.flatnonzero(bid_mask(view.bid_options))
         return Candidates(0, actions.tolist(), step_table(bidding_context(view), layout)[actions])

@@ -11,6 +11,10 @@ single forward pass (DouZero does one forward per decision per actor, which
 caps its throughput). Decisions are epsilon-greedy on ``Q``. When a hand ends,
 every decision of that hand becomes a training sample whose target is the
 final reward of the deciding seat's team (Monte Carlo).
+
+A 刮风 table (``rules`` the guafeng rule set) steps the same way over its
+composer's masks (fixes, 回牌, the burial, leads and follows, card by card),
+with the 刮风 rows of :func:`agents.dmc.features.card_step_table`.
 """
 
 from __future__ import annotations
@@ -20,12 +24,13 @@ import random
 import numpy as np
 import torch
 
-from agents.dmc.features import action_table, decision_phase
+from agents.dmc.features import action_table, card_step_table, decision_phase
 from agents.dmc.models import q_values
 from agents.dmc.play_tables import PlayTables
 from agents.selfplay.config import RunConfig
 from agents.selfplay.samples import SampleBatch, collect_finished, hand_samples
 from env.encoding import bidding_context
+from env.ruleset import RuleSet
 from env.shengji_env import AGENTS, raw_env
 from env.variants import RuleOptions
 
@@ -33,7 +38,7 @@ from env.variants import RuleOptions
 class SelfPlayTables:
     """``M`` self-play tables stepped in lockstep with batched Q evaluation."""
 
-    def __init__(self, num_tables: int, seed: int, rules: RuleOptions, layout: str, history_len: int,
+    def __init__(self, num_tables: int, seed: int, rules: RuleSet | RuleOptions, layout: str, history_len: int,
                  reward: str, start: str = "random"):
         self.layout = layout
         self.envs = [raw_env(rules=rules, layout=layout, history_len=history_len, reward=reward, start=start)
@@ -58,7 +63,10 @@ class SelfPlayTables:
         for env in self.envs:
             observation = env.observe(env.agent_selection)
             legal = np.flatnonzero(observation["action_mask"])
-            table = action_table(bidding_context(env.hand), self.layout)
+            if env.guafeng:  # laid out as the seat's observation: the composer holds the seat's view
+                table = card_step_table(env.composer.view, self.layout)
+            else:
+                table = action_table(bidding_context(env.hand), self.layout)
             observations.append(observation)
             legal_actions.append(legal)
             feature_rows.append(table[legal])

@@ -17,6 +17,14 @@ Choices (documented in ``conf/evaluate.yaml``):
 Each saved deal carries a digest of its shuffled deck; playing a deal whose
 digest no longer matches (the engine's shuffle changed) raises, rather than
 silently comparing numbers across different deal sets.
+
+刮风 (``ruleset: guafeng``): the fixing happens during the deal, so a deal is
+again a seeded shuffle of the 108 cards (:meth:`GuafengHand.new
+<env.guafeng.hand.GuafengHand.new>`) with the planned stage team's dealer seat
+(``rotate``: seat ``i % 4``; a hand without a fix steps down to the next seat)
+and a level drawn from the cycle A..K, both teams at that level. Its deal file
+says ``"ruleset": "guafeng"`` and is kept apart from the standard game's
+(:func:`default_deals_file`).
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ from dataclasses import astuple, dataclass, fields
 from pathlib import Path
 
 from env.game import Hand
+from env.ruleset import RuleSet, as_ruleset
 from env.variants import RuleOptions
 
 FORMAT_VERSION = 1
@@ -48,21 +57,47 @@ def deck_digest(deck: list[str]) -> str:
     return hashlib.sha256(" ".join(deck).encode()).hexdigest()[:16]
 
 
-def make_deal(seed: int, index: int, options: RuleOptions | None = None) -> Deal:
-    """Deal ``index`` of the set with master ``seed`` (independent of every other deal)."""
-    options = options or RuleOptions()
+def default_deals_file(seed: int, ruleset: str = "standard") -> str:
+    """The saved deal set of a rule set, relative to the repository root:
+    ``data/eval_deals_seed<seed>.json`` (standard), ``data/eval_deals_<ruleset>_seed<seed>.json`` (others)."""
+    return f"data/eval_deals_seed{seed}.json" if ruleset == "standard" else f"data/eval_deals_{ruleset}_seed{seed}.json"
+
+
+def deal_hand(deal: Deal, rules: RuleSet, dealer: int | None) -> Hand:
+    """The hand of a deal under ``rules`` (``dealer=None``: a first hand, the bidding or first fix decides)."""
+    if rules.name == "standard":
+        return Hand.new(deal.hand_seed, rules.options, level=deal.level, dealer=dealer)
+    return rules.new_hand(deal.hand_seed, dealer=dealer, team_levels=(deal.level, deal.level))
+
+
+def _shuffled_deck(hand) -> list[str]:
+    """The deck of a hand's (first) shuffle, in deal order."""
+    event = hand.events[0]
+    return event["deck"] if "deck" in event else event["private"]["deck"]
+
+
+def make_deal(seed: int, index: int, options: RuleOptions | RuleSet | None = None) -> Deal:
+    """Deal ``index`` of the set with master ``seed`` (independent of every other deal).
+
+    ``options``: the standard game's options or a rule set (the level is drawn from its levels).
+    """
+    rules = as_ruleset(options)
     digest = hashlib.sha256(f"shengji-eval:{seed}:{index}".encode()).digest()
     hand_seed = int.from_bytes(digest[:6], "big")
-    level = options.levels[digest[6] % len(options.levels)]
-    hand = Hand.new(hand_seed, options, level=level, dealer=index % 4)
-    return Deal(index, hand_seed, index % 4, level, deck_digest(hand.events[0]["deck"]))
+    level = rules.levels[digest[6] % len(rules.levels)]
+    deal = Deal(index, hand_seed, index % 4, level, "")
+    return Deal(index, hand_seed, index % 4, level, deck_digest(_shuffled_deck(deal_hand(deal, rules, index % 4))))
 
 
-def _dump(seed: int, levels: list[str], deals: list[Deal]) -> str:
+def _dump(seed: int, levels: list[str], deals: list[Deal], ruleset: str = "standard") -> str:
     """The deal file: a header, then one deal per line (readable diffs, small file)."""
     header = {"version": FORMAT_VERSION, "seed": seed, "levels": levels,
               "note": "Hand.new(hand_seed, level=level, dealer=dealer) in dealer mode 'rotate', dealer=None in 'bid'",
               "fields": [f.name for f in fields(Deal)]}
+    if ruleset != "standard":  # the standard game's files read as before
+        header["ruleset"] = ruleset
+        header["note"] = ("GuafengHand.new(hand_seed, dealer=dealer, team_levels=(level, level)) in dealer mode "
+                          "'rotate', dealer=None in 'bid'")
     head = json.dumps(header)[:-1]
     rows = ",\n".join(json.dumps(list(astuple(d))) for d in deals)
     return f'{head}, "deals": [\n{rows}\n]}}\n'
@@ -70,30 +105,34 @@ def _dump(seed: int, levels: list[str], deals: list[Deal]) -> str:
 
 def check_deal(deal: Deal, hand: Hand) -> None:
     """Raise if ``hand`` was not dealt the cards the deal set recorded."""
-    digest = deck_digest(hand.events[0]["deck"])
+    digest = deck_digest(_shuffled_deck(hand))
     if digest != deal.deck_digest:
         raise RuntimeError(f"deal {deal.index} (hand seed {deal.hand_seed}) no longer deals the saved cards "
                            f"(digest {digest} != {deal.deck_digest}); regenerate the deal file")
 
 
-def load_deals(path: str | Path, seed: int, num_deals: int, options: RuleOptions | None = None) -> list[Deal]:
+def load_deals(path: str | Path, seed: int, num_deals: int,
+               options: RuleOptions | RuleSet | None = None) -> list[Deal]:
     """The first ``num_deals`` deals of the set for ``seed``, from ``path``; created or extended if short.
 
-    Raises ``ValueError`` if the file holds a set made from another seed or
-    other rules (a different level sequence gives different deals).
+    ``options``: the standard game's options or a rule set. Raises ``ValueError``
+    if the file holds a set made from another seed, another rule set or other
+    rules (a different level sequence gives different deals).
     """
-    options = options or RuleOptions()
+    rules = as_ruleset(options)
     path = Path(path)
     deals: list[Deal] = []
-    rules_key = list(options.levels)
+    rules_key = list(rules.levels)
     if path.exists():
         data = json.loads(path.read_text())
-        if data.get("version") != FORMAT_VERSION or data.get("seed") != seed or data.get("levels") != rules_key:
-            raise ValueError(f"{path} holds deals for seed {data.get('seed')!r}, levels {data.get('levels')!r}; "
-                             f"asked for seed {seed}, levels {rules_key}: use another deals_file")
+        found = (data.get("seed"), data.get("ruleset", "standard"), data.get("levels"))
+        if data.get("version") != FORMAT_VERSION or found != (seed, rules.name, rules_key):
+            raise ValueError(f"{path} holds deals for seed {found[0]!r}, ruleset {found[1]!r}, levels {found[2]!r}; "
+                             f"asked for seed {seed}, ruleset {rules.name!r}, levels {rules_key}: "
+                             "use another deals_file")
         deals = [Deal(*row) for row in data["deals"]]
     if len(deals) < num_deals:
-        deals += [make_deal(seed, i, options) for i in range(len(deals), num_deals)]
+        deals += [make_deal(seed, i, rules) for i in range(len(deals), num_deals)]
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(_dump(seed, rules_key, deals))
+        path.write_text(_dump(seed, rules_key, deals, rules.name))
     return deals[:num_deals]

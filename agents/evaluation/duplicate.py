@@ -11,6 +11,14 @@ from the deal and the *seat* (never from the worker or the participant), so:
 
 Agents are built once per worker and reseeded with :meth:`Agent.reset` before
 each game; agents that keep state must clear it there.
+
+刮风 (``rules`` naming ``ruleset: guafeng``): the same deck is dealt in both
+games with the same planned dealer seat, so A is the stage team in one game and
+B in the other; the fixing during the deal may still change that (a defender's
+fix keeps the stage team, a hand without a fix steps down), and each hand is
+recorded from the stage team it was really played with. In ``matches`` mode a
+deal seeds a :class:`~env.guafeng.match.GuafengMatch` of ``match_hands`` hands,
+won by the team that climbed more levels.
 """
 
 from __future__ import annotations
@@ -21,12 +29,13 @@ import time
 from dataclasses import dataclass, field
 
 from agents.base import Agent, Decision
-from agents.evaluation.deals import Deal, check_deal
+from agents.evaluation.deals import Deal, check_deal, deal_hand
 from agents.registry import is_checkpoint, make_agent, search_prior
 from agents.runner import play_hand, play_match
 from env.bidding import Bid
 from env.game import Hand, team_of
 from env.match import Match
+from env.ruleset import RuleSet, make_ruleset
 from env.variants import RuleOptions
 from env.view import PlayerView
 
@@ -43,8 +52,13 @@ class Settings:
     search: tuple[tuple[str, object], ...] = ()   # options of search participants (conf/search)
 
     def options(self) -> RuleOptions:
-        """The rule variants as :class:`RuleOptions`."""
+        """The rule variants as :class:`RuleOptions` (the standard game's)."""
         return RuleOptions.from_dict(dict(self.rules))
+
+    def rule_set(self) -> RuleSet:
+        """The rule set: ``rules`` may name it (``ruleset: guafeng``); the rest are its options."""
+        rules = dict(self.rules)
+        return make_ruleset(str(rules.pop("ruleset", "standard")), rules)
 
 
 @dataclass(frozen=True)
@@ -143,7 +157,7 @@ def _agent(name: str, seat: int, search: tuple[tuple[str, object], ...] = ()) ->
 def play_deal(task: tuple[int, str, str, Deal, Settings]) -> DealResult:
     """Play one deal twice (teams swapped) between participants A and B."""
     pair, a, b, deal, settings = task
-    options = settings.options()
+    rules = settings.rule_set()
     games: list[GameRecord | MatchRecord] = []
     seconds = {a: 0.0, b: 0.0} if a != b else {a: 0.0}
     counts = dict.fromkeys(seconds, 0)
@@ -153,12 +167,14 @@ def play_deal(task: tuple[int, str, str, Deal, Settings]) -> DealResult:
         for seat, agent in enumerate(agents):
             agent.reset(agent_seed(settings.seed, deal.index, seat))
             agent.seconds, agent.count = 0.0, 0
-        if settings.mode == "matches":
-            match = play_match(Match(deal.hand_seed, options, settings.max_match_hands), agents)
-            games.append(_match_record(match, a_team, options))
+        if settings.mode == "matches" and rules.name == "standard":
+            match = play_match(Match(deal.hand_seed, rules.options, settings.max_match_hands), agents)
+            games.append(_match_record(match, a_team, rules.options))
+        elif settings.mode == "matches":
+            games.append(_guafeng_match_record(play_guafeng_match(rules.new_match(deal.hand_seed), agents), a_team))
         else:
             dealer = deal.dealer if settings.dealer == "rotate" else None
-            hand = Hand.new(deal.hand_seed, options, level=deal.level, dealer=dealer)
+            hand = deal_hand(deal, rules, dealer)
             check_deal(deal, hand)
             games.append(_game_record(play_hand(hand, agents), a_team))
         for name, agent in zip(names, agents):
@@ -167,14 +183,21 @@ def play_deal(task: tuple[int, str, str, Deal, Settings]) -> DealResult:
     return DealResult(pair, deal.index, tuple(games), seconds, counts)
 
 
+def play_guafeng_match(match, agents: list[Agent]):
+    """Play every hand of a 刮风 match (``match_hands`` of them)."""
+    while not match.finished:
+        match.record(play_hand(match.new_hand(), agents))
+    return match
+
+
 def _game_record(hand: Hand, a_team: int) -> GameRecord:
     result = hand.result
     attempted = [0, 0]
     failed = [0, 0]
-    for seat in range(4):
+    for seat in range(4):  # 刮风 has no throws (不能撇牌)
         who = 0 if team_of(seat) == a_team else 1
-        attempted[who] += hand.throws_attempted[seat]
-        failed[who] += hand.throws_failed[seat]
+        attempted[who] += getattr(hand, "throws_attempted", (0,) * 4)[seat]
+        failed[who] += getattr(hand, "throws_failed", (0,) * 4)[seat]
     return GameRecord(a_team, hand.dealer, result.winner, result.levels, result.defender_points,
                       tuple(attempted), tuple(failed))
 
@@ -184,3 +207,9 @@ def _match_record(match: Match, a_team: int, options: RuleOptions) -> MatchRecor
     levels = options.levels
     gap = levels.index(match.team_levels[a_team]) - levels.index(match.team_levels[1 - a_team])
     return MatchRecord(a_team, score, match.hands_played, gap)
+
+
+def _guafeng_match_record(match, a_team: int) -> MatchRecord:
+    """A 刮风 match from A's side: the level gap is the levels climbed (the levels go round a cycle)."""
+    score = 0.5 if match.winner is None else float(match.winner == a_team)
+    return MatchRecord(a_team, score, match.hands_played, match.climbed[a_team] - match.climbed[1 - a_team])

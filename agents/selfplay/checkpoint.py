@@ -21,8 +21,7 @@ import torch
 from agents.dmc.features import feature_size
 from agents.dmc.models import build_model
 from agents.selfplay.config import RunConfig, run_config
-from env.encoding import history_row_size, observation_size
-from env.ruleset import as_ruleset
+from env.encoding import make_encoder, observation_size
 
 FORMAT = "shengji-zero-dmc"
 VERSION = 1
@@ -84,10 +83,13 @@ def model_from_checkpoint(state: dict[str, Any]) -> tuple[torch.nn.Module, RunCo
 
 def resume_mismatches(saved: RunConfig, run: RunConfig) -> list[str]:
     """What makes a checkpoint's network unusable for a run: the settings that shape the network or
-    its inputs (action mode, card layout, history length, rules, model), each as ``name: saved -> run``."""
-    pairs = {"action_mode": (saved.action_mode, run.action_mode), "layout": (saved.layout, run.layout),
-             "history_len": (saved.history_len, run.history_len), "rules": (saved.rules, run.rules),
-             "model": (saved.model, run.model)}
+    its inputs (rule set, action mode, card layout, history length, rules, model), each as
+    ``name: saved -> run``. Another rule set (``standard`` / ``guafeng``) is named as such, not as its options."""
+    pairs = {"ruleset": (saved.rules.name, run.rules.name)}
+    if saved.rules.name == run.rules.name:
+        pairs["rules"] = (saved.rules.options, run.rules.options)
+    pairs |= {"action_mode": (saved.action_mode, run.action_mode), "layout": (saved.layout, run.layout),
+              "history_len": (saved.history_len, run.history_len), "model": (saved.model, run.model)}
     return [f"{name}: {a!r} -> {b!r}" for name, (a, b) in pairs.items() if a != b]
 
 
@@ -103,9 +105,10 @@ def check_resumable(state: dict[str, Any], run: RunConfig, source: str | Path = 
 
 def new_model(run: RunConfig) -> torch.nn.Module:
     """A freshly initialised network for a run configuration."""
-    history_shape = (run.history_len, history_row_size(run.layout))
-    obs_size = observation_size(run.layout, as_ruleset(run.rules))  # RULES.md 9 options add a block
-    return build_model(obs_size, history_shape, feature_size(run.layout, run.action_mode), run.model)
+    # The rule set's observation: RULES.md 9 options add a block, 刮风 has its own (and 79 card slots).
+    history_shape = make_encoder(run.layout, run.history_len, run.rules).history_shape
+    obs_size = observation_size(run.layout, run.rules)
+    return build_model(obs_size, history_shape, feature_size(run.layout, run.action_mode, run.rules), run.model)
 
 
 def capture_rng() -> dict[str, Any]:

@@ -8,7 +8,7 @@ from typing import Any
 import torch
 
 from agents.dmc.models import ModelConfig
-from env.variants import RuleOptions
+from env.ruleset import RuleSet, ruleset_from_config
 
 OPTIMIZERS = ("rmsprop", "adam")
 ACTION_MODES = ("card", "play")
@@ -118,7 +118,11 @@ class TrainSettings:
 
 @dataclass(frozen=True)
 class RunConfig:
-    """Everything a training run needs, validated."""
+    """Everything a training run needs, validated.
+
+    ``rules`` is the rule set the run plays (the standard game with its options, or 刮风), built from
+    the ``rules/`` group by :func:`env.ruleset.ruleset_from_config` (``ruleset: guafeng`` names 刮风).
+    """
 
     seed: int
     device: str
@@ -126,7 +130,7 @@ class RunConfig:
     history_len: int
     reward: str
     start: str
-    rules: RuleOptions
+    rules: RuleSet
     model: ModelConfig
     train: TrainSettings
     action_mode: str = "card"
@@ -139,6 +143,11 @@ class RunConfig:
         if device.type == "cuda" and not torch.cuda.is_available():
             raise ValueError(f"device={self.device!r} requested but CUDA is not available")
         return device
+
+    @property
+    def ruleset_name(self) -> str:
+        """The rule set's name: ``standard`` or ``guafeng``."""
+        return self.rules.name
 
 
 def _build(cls, data: dict[str, Any], group: str):
@@ -175,5 +184,5 @@ def run_config(cfg: dict[str, Any]) -> RunConfig:
                          "for the card mode add train.teacher=none")
     return RunConfig(
         seed=int(cfg["seed"]), device=str(cfg["device"]), layout=cfg["layout"], history_len=cfg["history_len"],
-        reward=cfg["reward"], start=cfg["start"], rules=RuleOptions.from_dict(cfg.get("rules")),
+        reward=cfg["reward"], start=cfg["start"], rules=ruleset_from_config(dict(cfg.get("rules") or {})),
         model=_build(ModelConfig, cfg["model"], "model"), train=train, action_mode=action_mode)

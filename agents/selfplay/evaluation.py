@@ -1,4 +1,9 @@
-"""Duplicate evaluation of a training checkpoint against rule bots (used by train.py)."""
+"""Duplicate evaluation of a training checkpoint against rule bots (used by train.py).
+
+The deals and tables are those of the run's rule set: a 刮风 run is evaluated on
+duplicate 刮风 deals (:func:`agents.evaluation.deals.make_deal` with the rule set,
+``ruleset: guafeng`` in the evaluation settings), as ``evaluate.py rules=guafeng`` does.
+"""
 
 from __future__ import annotations
 
@@ -20,10 +25,11 @@ EVAL_SEED_OFFSET = 7_777
 def evaluate_checkpoint(path: Path, opponents: Sequence[str], num_deals: int, run: RunConfig,
                         workers: int = 1) -> dict[str, dict[str, Estimate]]:
     """Metrics of the checkpoint against each opponent over ``num_deals`` duplicate deals."""
-    options = run.rules
+    rules = run.rules
     seed = run.seed + EVAL_SEED_OFFSET
-    deals = [make_deal(seed, i, options) for i in range(num_deals)]
-    settings = Settings(seed=seed, rules=tuple(sorted(options.to_dict().items())))
+    deals = [make_deal(seed, i, rules) for i in range(num_deals)]
+    named = {} if rules.name == "standard" else {"ruleset": rules.name}  # the standard settings as before
+    settings = Settings(seed=seed, rules=tuple(sorted((named | rules.options.to_dict()).items())))
     evaluation = evaluate([(str(path), o) for o in opponents], deals, settings, workers=workers)
     return {pair.b: pair.metrics for pair in evaluation.pairs}
 

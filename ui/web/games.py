@@ -19,8 +19,8 @@ from fastapi import WebSocket
 from env.cards import CARD_NAMES
 from env.errors import IllegalActionError
 from env.game import Phase
-from ui.session import BID_PHASES, ONE_CARD_PHASES, GameSession, Selection
-from ui.web.state import state_json
+from ui.session import GameSession, Selection
+from ui.web.state import CARD_DECISIONS, state_json
 
 log = logging.getLogger(__name__)
 
@@ -92,8 +92,7 @@ class WebGame:
 
     def _selection(self, seat: int | None) -> Selection | None:
         session = self.session
-        if seat is None or session.to_act != seat or not session.human_to_act or \
-                session.hand.phase not in (Phase.KITTY, Phase.PLAY, *ONE_CARD_PHASES):
+        if seat is None or not session.human_to_act or session.decision(seat) not in CARD_DECISIONS:
             return None
         try:
             return session.selection(seat, self.selections.get(seat, []))
@@ -150,29 +149,30 @@ class WebGame:
         if kind == "select":
             self.selections[seat] = list(session.selection(seat, message["cards"]).cards)
             return False
-        if kind in ("play", "bury", "tribute", "return"):
-            wanted = {"play": Phase.PLAY, "bury": Phase.KITTY, "tribute": Phase.TRIBUTE,
-                      "return": Phase.TRIBUTE_RETURN}[kind]
-            if session.hand.phase != wanted:
-                raise IllegalActionError(f"cannot {kind} in phase {session.hand.phase.value}")
+        if kind in CARD_DECISIONS:
+            if session.decision(seat) != kind:
+                raise IllegalActionError(f"cannot {kind.replace('_', ' ')} in phase {session.hand.phase.value}")
             session.submit(seat, message["cards"])
             self.selections.pop(seat, None)
             return True
         if kind == "pass":
-            session.bid(seat, None)
+            session.pass_turn(seat)
             return True
-        options = session.bid_options(seat)
+        options = session.fix_options(seat) if kind == "fix" else session.bid_options(seat)
         index = message["index"]
         if not 0 <= index < len(options):
-            raise IllegalActionError(f"no bid {index}: you have {len(options)} bid option(s) now")
-        session.bid(seat, options[index])
+            raise IllegalActionError(f"no {kind} {index}: you have {len(options)} {kind} option(s) now")
+        if kind == "fix":
+            session.fix(seat, options[index])
+        else:
+            session.bid(seat, options[index])
         return True
 
     def _hint(self, seat: int) -> dict[str, Any]:
         session = self.session
         decision = session.hint(seat)
-        if session.hand.phase in BID_PHASES:
-            options = session.bid_options(seat)
+        if session.decision(seat) in ("bid", "fix"):
+            options = session.fix_options(seat) if session.decision(seat) == "fix" else session.bid_options(seat)
             return {"type": "hint", "bid": None if decision is None else options.index(decision), "cards": []}
         cards = [decision] if isinstance(decision, int) else decision  # a tribute or returned card is one
         return {"type": "hint", "bid": None, "cards": [CARD_NAMES[k] for k in cards]}

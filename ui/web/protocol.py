@@ -14,7 +14,9 @@ Every message is one JSON object with a ``type``:
 ``return``      ``cards``: one card name                    return it to the giver (phase
                                                             tribute_return)
 ``bid``         ``index``: position in ``bid_options``      bid
-``pass``        none                                        pass (bidding, a 炒地皮 turn)
+``fix``         ``index``: position in ``bid_options``      刮风: fix the trump (扣主) with that fix
+``give_back``   ``cards``                                   刮风: give these cards back (回牌)
+``pass``        none                                        pass (bidding, a 炒地皮 turn, 扣主)
 ``hint``        none                                        the hint bot's suggestion
 ``next_hand``   none                                        deal the next hand of the match
 ``step``        none                                        watch mode: one AI move
@@ -33,8 +35,8 @@ from typing import Any
 
 MAX_MESSAGE_BYTES = 4096
 MAX_CARDS = 40
-MESSAGE_TYPES = ("state", "select", "play", "bury", "tribute", "return", "bid", "pass", "hint", "next_hand", "step",
-                 "auto")
+MESSAGE_TYPES = ("state", "select", "play", "bury", "tribute", "return", "give_back", "bid", "fix", "pass", "hint",
+                 "next_hand", "step", "auto")
 
 
 class ProtocolError(ValueError):
@@ -64,16 +66,16 @@ def parse_message(text: str | bytes | None) -> dict[str, Any]:
     kind = message.get("type")
     if kind not in MESSAGE_TYPES:
         raise ProtocolError(f"unknown message type {kind!r}; expected one of {', '.join(MESSAGE_TYPES)}")
-    if kind in ("select", "play", "bury", "tribute", "return"):
+    if kind in ("select", "play", "bury", "tribute", "return", "give_back"):
         cards = message.get("cards")
         if not isinstance(cards, list) or not all(isinstance(c, str) and len(c) <= 4 for c in cards):
             raise ProtocolError(f"'{kind}' needs 'cards': a list of card names such as [\"SA\", \"SA\"]")
         if len(cards) > MAX_CARDS:
             raise ProtocolError(f"at most {MAX_CARDS} cards in a message")
-    if kind == "bid":
+    if kind in ("bid", "fix"):
         index = message.get("index")
         if not isinstance(index, int) or isinstance(index, bool):
-            raise ProtocolError("'bid' needs 'index': the position of the bid in bid_options")
+            raise ProtocolError(f"'{kind}' needs 'index': the position of the {kind} in bid_options")
     if kind == "auto" and not isinstance(message.get("on"), bool):
         raise ProtocolError("'auto' needs 'on': true or false")
     return message

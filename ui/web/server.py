@@ -6,7 +6,8 @@ Routes:
 * ``GET /api/options``: the seat choices a browser may offer and the defaults; checkpoints
   as ``{"name", "label", "frames", "strength"}`` (:mod:`ui.web.checkpoints`).
 * ``POST /api/games``: a new game ``{"seats": [4 specs], "watch": bool, "seed": int|null,
-  "episode": "match"|"hand"}`` (all optional) -> ``{"id", "seats"}``.
+  "episode": "match"|"hand", "rules": "standard"|"guafeng"}`` (all optional; ``rules`` picks the
+  rule set, with the server's options when it is the server's own) -> ``{"id", "seats"}``.
 * ``GET /api/games``: the games held.
 * ``GET /api/games/{id}/log?hand=N``: the JSON log of finished hand N (1-based; default the
   last), as a download. Only finished hands: a log shows every card.
@@ -33,7 +34,7 @@ from fastapi.staticfiles import StaticFiles
 
 from env.errors import IllegalActionError
 from ui.seats import DEFAULT_AI, HUMAN, resolve_seats
-from ui.session import GameSession
+from ui.session import open_session, ruleset_from_config
 from ui.web.checkpoints import CheckpointChoice, checkpoint_choices, public_seat_name
 from ui.web.games import WebGame
 from ui.web.protocol import ProtocolError, parse_message
@@ -42,6 +43,8 @@ STATIC = Path(__file__).parent / "static"
 UNEXPECTED = "the server could not handle this message (its log says why)"
 log = logging.getLogger(__name__)
 KNOWN_BOTS = ("search", "expert", "greedy", "random")
+RULE_SETS = ("standard", "guafeng")
+"""The rule sets a browser may choose for a new game."""
 
 
 @dataclass
@@ -90,6 +93,14 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         choices = _checkpoints(settings.checkpoint_dir)
         return [public_seat_name(spec, choices) for spec in specs]
 
+    def game_rules(name: Any) -> dict[str, Any]:
+        """The rules of a new game: the server's, or the defaults of another rule set the browser chose."""
+        if name is None or name == ruleset_from_config(settings.rules).name:
+            return settings.rules
+        if name not in RULE_SETS:
+            raise HTTPException(400, f"rules must be one of {', '.join(RULE_SETS)}")
+        return {"ruleset": name}
+
     def new_game(body: dict[str, Any]) -> WebGame:
         if not isinstance(body, dict):
             raise HTTPException(400, "the body must be a JSON object")
@@ -97,6 +108,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         watch = body.get("watch", settings.watch)
         seed = body.get("seed", settings.seed)
         episode = body.get("episode", settings.episode)
+        rules = game_rules(body.get("rules"))
         if not isinstance(seats, list) or len(seats) != 4 or not all(isinstance(s, str) for s in seats):
             raise HTTPException(400, "seats must be a list of 4 names")
         if body.get("seats"):  # a browser's choice: names only, checkpoints mapped to their files here
@@ -113,10 +125,13 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
             raise HTTPException(400, "episode must be 'match' or 'hand'")
         if watch:
             seats = [DEFAULT_AI if s == HUMAN else s for s in seats]
-        specs = resolve_seats(seats, settings.checkpoint_dir)
+        specs = resolve_seats(seats, settings.checkpoint_dir, ruleset_from_config(rules).name)
         seed = random.randrange(10**9) if seed is None else seed
-        session = GameSession(specs, seed=seed, rules=settings.rules, episode=episode,
-                              max_hands=settings.max_hands, hint_bot=settings.hint_bot)
+        try:
+            session = open_session(specs, seed=seed, rules=rules, episode=episode,
+                                   max_hands=settings.max_hands, hint_bot=settings.hint_bot)
+        except ValueError as error:  # e.g. a seat whose agent does not play these rules
+            raise HTTPException(400, str(error)) from None
         game = WebGame(uuid.uuid4().hex[:10], session, settings.ai_delay)
         _make_room(games, settings.max_games)
         games[game.id] = game
@@ -130,7 +145,8 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     def options() -> dict[str, Any]:
         choices = _checkpoints(settings.checkpoint_dir)
         return {"bots": _bots(), "checkpoints": [c.public() for c in choices.values()],
-                "default_seats": public_seats(list(settings.seats)), "watch": settings.watch}
+                "default_seats": public_seats(list(settings.seats)), "watch": settings.watch,
+                "rules": ruleset_from_config(settings.rules).name, "rule_sets": list(RULE_SETS)}
 
     @app.post("/api/games")
     def create(body: dict[str, Any] = Body(default_factory=dict)) -> dict[str, Any]:  # noqa: B008 - FastAPI style

@@ -140,8 +140,16 @@ function drawScore() {
   const trump = state.trump_suit ? `${suitHtml(state.trump_suit)} ${state.trump}` : state.trump;
   $("fact-trump").innerHTML = trump;
   $("fact-level").textContent = state.level === "T" ? "10" : state.level;
-  $("fact-dealer").textContent = state.dealer === null ? "being bid" : seatByNumber(state.dealer).label;
-  $("fact-trick").textContent = state.phase === "play" ? `${state.trick_number} / ${state.layout.num_tricks}` : state.phase;
+  const guafeng = state.guafeng;
+  $("fact-dealer-label").textContent = guafeng ? "Stage team" : "Dealer";
+  $("fact-dealer").textContent = guafeng ? guafeng.stage
+    : state.dealer === null ? "being bid" : seatByNumber(state.dealer).label;
+  if (guafeng) {
+    const taker = guafeng.kitty_taker === null ? "" : ` · kitty: ${seatByNumber(guafeng.kitty_taker).label}`;
+    $("fact-fix").textContent = (guafeng.standing || "none yet") + taker;
+  }
+  const trick = state.trick_total ? `${state.trick_number} / ${state.trick_total}` : `${state.trick_number}`;
+  $("fact-trick").textContent = state.phase === "play" ? trick : state.phase;
   const last = $("last-trick");
   last.replaceChildren();
   if (state.last_trick) {
@@ -197,7 +205,7 @@ function drawHand() {
   });
   const submit = $("submit");
   submit.disabled = !(selection && selection.complete);
-  const labels = { bury: "Bury", tribute: "Give", return: "Return" };
+  const labels = { bury: "Bury", tribute: "Give", return: "Return", give_back: "Give back" };
   submit.textContent = (selection && labels[selection.action]) || "Play";
   $("clear").disabled = !(selection && selection.cards.length);
   $("hint").disabled = !state.your_turn;
@@ -216,8 +224,12 @@ function toggle(name, add) {
 function drawPrompt() {
   let text;
   const toAct = state.to_act === null ? null : seatByNumber(state.to_act);
+  const guafeng = state.guafeng;
+  const selected = state.selection ? state.selection.cards.length : 0;
   if (state.result) {
     text = state.match.over ? "The match is over." : "Hand over: see the score.";
+  } else if (guafeng && state.your_turn) {
+    text = guafengPrompt(guafeng, selected);
   } else if (state.your_turn && state.phase === "kitty") {
     text = `You are the dealer: bury ${state.layout.kitty_size} cards (${state.selection ? state.selection.cards.length : 0} selected).`;
   } else if (state.your_turn && state.phase === "tribute") {
@@ -239,19 +251,43 @@ function drawPrompt() {
   $("prompt").textContent = text;
 }
 
+// 刮风's requests: the fix, 回牌, the burial before the trump is known, one card first, then combinations.
+function guafengPrompt(guafeng, selected) {
+  const selection = state.selection;
+  if (state.decision === "fix") return "Fix the trump (扣主): show jokers and lay a base, or pass.";
+  if (state.decision === "give_back") return `Give back (回牌): ${guafeng.give_back.note} (${selected} selected).`;
+  if (state.decision === "bury") {
+    return `You take the kitty: bury ${state.layout.kitty_size} cards (${selected} selected); the trump is still hidden.`;
+  }
+  if (guafeng.first_lead) return "Your lead: one card (the first lead of a hand is a single card; it reveals the trump).";
+  if (!guafeng.lead) {
+    const note = selection && selection.note ? ` Selected: ${selection.note}.` : "";
+    return `Your lead: one combination (single, pair, tractor, bomb or run).${note}`;
+  }
+  const need = selection ? selection.needed : 0;
+  return `Follow the ${guafeng.lead} with ${need} card${need > 1 ? "s" : ""}.`;
+}
+
 function drawPanels() {
-  const bidding = state.your_turn && ["deal", "final_bid", "rebid"].includes(state.phase);
+  const bidding = state.your_turn && ["bid", "fix"].includes(state.decision);
   $("bid-panel").classList.toggle("hidden", !bidding);
   if (bidding) {
     const standing = state.standing_bid;
-    $("bid-note").textContent = standing ? `Standing: ${standing.text} by ${seatByNumber(standing.seat).label}.` : "Nobody has declared yet.";
+    const fixing = state.decision === "fix";
+    $("bid-title").textContent = fixing ? "Fix the trump (扣主)?" : "Declare trump?";
+    if (fixing) {
+      const fix = state.guafeng.standing;
+      $("bid-note").textContent = fix ? `Standing fix: ${fix}. A fix below eats it (吃).` : "Nobody has fixed yet.";
+    } else {
+      $("bid-note").textContent = standing ? `Standing: ${standing.text} by ${seatByNumber(standing.seat).label}.` : "Nobody has declared yet.";
+    }
     const buttons = $("bid-buttons");
     buttons.replaceChildren();
     for (const option of state.bid_options) {
-      const button = el("button", "bid", `${option.text} (${option.cards.join(" ")})`);
+      const button = el("button", "bid", fixing ? option.text : `${option.text} (${option.cards.join(" ")})`);
       button.type = "button";
       button.dataset.index = option.index;
-      button.addEventListener("click", () => send({ type: "bid", index: option.index }));
+      button.addEventListener("click", () => send({ type: state.decision, index: option.index }));
       buttons.append(button);
     }
     const pass = el("button", "ghost pass", "Pass");
@@ -263,10 +299,11 @@ function drawPanels() {
   $("result-panel").classList.toggle("hidden", !result);
   if (result) {
     $("result-title").textContent = state.match.over ? "Match over" : `Hand ${state.hand_number} over`;
-    $("result-summary").textContent = result.summary;
     $("result-points").textContent = result.defender_points;
-    $("result-kitty-points").textContent = `${result.kitty_points} pts × ${result.kitty_multiplier}` +
-      (result.kitty_bonus ? ` → +${result.kitty_bonus}` : " (not won)");
+    $("result-kitty-points").textContent = `${result.kitty_points} pts × ${result.kitty_multiplier}` + (result.kitty_text
+      ? ` → ${result.kitty_bonus >= 0 ? "+" : ""}${result.kitty_bonus}`  // 刮风: the stage team's 捡底 counts against
+      : result.kitty_bonus ? ` → +${result.kitty_bonus}` : " (not won)");
+    $("result-summary").textContent = result.kitty_text ? `${result.kitty_text} ${result.summary}` : result.summary;
     $("result-kitty").replaceChildren(...result.kitty.map((c) => cardEl(c, true)));
     $("result-log").href = `/api/games/${gameId}/log?hand=${state.logs}`;
     $("next-hand").classList.toggle("hidden", state.match.over);
@@ -287,6 +324,8 @@ function draw() {
   drawPrompt();
   drawPanels();
   document.body.dataset.phase = state.phase;
+  document.body.dataset.decision = state.decision || "";
+  document.body.dataset.rules = state.rules;
   document.body.dataset.watch = state.watch ? "yes" : "no";
   document.body.dataset.yourTurn = state.your_turn ? "yes" : "no";
   document.body.dataset.version = state.version;
@@ -375,6 +414,7 @@ async function openLobby() {
       select.append(option);
     }
   }
+  $("rules").value = options.rules;
   $("lobby").classList.remove("hidden");
 }
 
@@ -384,7 +424,8 @@ async function startGame(event) {
   const partner = $("seat-2").value;
   const opponents = $("seat-1").value;
   const seed = $("seed").value === "" ? null : Number($("seed").value);
-  const body = { seats: [watch ? partner : "human", opponents, partner, opponents], watch, seed, episode: $("episode").value };
+  const body = { seats: [watch ? partner : "human", opponents, partner, opponents], watch, seed, episode: $("episode").value,
+    rules: $("rules").value };
   const response = await fetch("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const created = await response.json();
   if (!response.ok) {

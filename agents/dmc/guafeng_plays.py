@@ -1,0 +1,251 @@
+"""Whole plays for the learner at a 刮风 table (``action_mode=play``): candidates and their features.
+
+The 刮风 counterpart of :mod:`agents.dmc.plays` (RULES-guafeng.md); :func:`agents.dmc.plays.decision_candidates`
+hands a 刮风 view (``view.ruleset.name == "guafeng"``) here. A decision's candidates are:
+
+* **The first lead** of a hand (one card, the trump still hidden): every held single.
+* **Leads**: every legal lead (singles, pairs, tractors, bombs, runs; 刮风 has no throws).
+  A hand of 26 cards has a few dozen; past :data:`MAX_LEADS` (long suits: many runs
+  and tractors inside one another) every single, pair and bomb stays, and the runs
+  and tractors are taken longest first, by turns over each (type, suit), so every
+  suit keeps its longest run and tractor.
+* **Follows**: every legal follow when there are at most :data:`MAX_FOLLOWS`. Past
+  that (a run lead, or a follower short of the lead suit who fills freely: thousands
+  of plays that differ in which low card goes) the plays that differ in what they
+  do: the cheapest, the highest and the richest (point-feeding) fill of the duty,
+  the lowest and the highest play that would win the trick (in suit, or a ruff of
+  the lead's shape; :func:`env.guafeng.combos.standing`), the bots' follow ideas
+  (:func:`agents.bots.guafeng.play.follow_candidates`'s cheapest and ruffs), then the
+  first legal ones up to the bound.
+* **Fixes, 回牌 and the burial** stay card steps over the composer's mask
+  (:class:`env.guafeng.actions.GuafengComposer`), with rows like
+  :func:`agents.dmc.plays.step_table`'s (:func:`guafeng_step_table`).
+
+A candidate's row: its cards as two count planes in the 刮风 observation's slot
+layout (:mod:`env.guafeng.encoding`, laid out by the trump the seat knows), the
+one-hots of STOP, PASS (and the unused bids), then :data:`GUAFENG_EXTRAS`: points,
+size, trump share, the combination's type and strength, lead / first lead, sure
+(no opponent holds a higher one), beats the trick's current winner, ruff, last to
+play, the last trick (the kitty is paid x its length), the keeping value it spends,
+and the card step's decision (fix, 回牌, burial).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import zip_longest
+
+import numpy as np
+
+from agents.bots.guafeng.judgement import trick_so_far
+from agents.bots.guafeng.tracker import GuafengTracker
+from agents.bots.heuristics import PAIR_BREAK, card_value, play_cost, play_points
+from agents.dmc.plays import Candidates
+from env.actions import NUM_ACTIONS
+from env.cards import NUM_KINDS, POINTS
+from env.guafeng.combos import BOMB, COMBO_TYPES, PAIR, RUFF, SINGLE, Combo, classify, standing
+from env.guafeng.encoding import layout_context, slot_table, slots_of_layout
+from env.guafeng.moves import legal_leads
+from env.guafeng.order import TRUMP, GuafengContext
+from env.guafeng.view import GuafengView
+from env.moves import MoveList
+
+MAX_FOLLOWS = 48
+"""Up to this many legal follows, all are candidates; past it, the distinct ideas plus the first ones."""
+MAX_LEADS = 80
+"""Up to this many legal leads, all are candidates; past it, every single, pair and bomb plus the longest others."""
+MIN_LONG_LEADS = 24
+"""Runs and tractors kept past :data:`MAX_LEADS` however many singles, pairs and bombs there are."""
+
+NUM_SPECIAL = NUM_ACTIONS - NUM_KINDS
+STEP_DECISIONS = ("fix", "give_back", "bury")
+"""The 刮风 decisions made card by card in the ``play`` mode."""
+GUAFENG_EXTRAS = ("points", "cards", "trump_share", "size", "lead", "first_lead", *COMBO_TYPES, "sure", "beats",
+                  "ruff", "last_to_play", "last_trick", "cost", *(f"{d}_pick" for d in STEP_DECISIONS))
+"""Named features after the count planes and the special one-hots (STOP, PASS, bids)."""
+EXTRA = {name: i for i, name in enumerate(GUAFENG_EXTRAS)}
+
+
+def guafeng_play_feature_size(layout: str) -> int:
+    """Length of one candidate's feature row at a 刮风 table in the ``play`` action mode."""
+    return 2 * slots_of_layout(layout) + NUM_SPECIAL + len(GUAFENG_EXTRAS)
+
+
+# ---------------------------------------------------------------------------- candidates
+
+def guafeng_learner_plays(view: GuafengView, follows: MoveList | None = None) -> list[tuple[int, ...]]:
+    """The whole plays the learner scores at a 刮风 lead or follow (sorted tuples of kinds, distinct, legal).
+
+    ``follows`` may hand in ``view.legal_plays(MAX_FOLLOWS + 1)`` when the caller has it already.
+    """
+    if view.lead is None:
+        return _leads(view)
+    return _follows(view, follows if follows is not None else view.legal_plays(MAX_FOLLOWS + 1))
+
+
+def _leads(view: GuafengView) -> list[tuple[int, ...]]:
+    plays = view.legal_plays().plays  # the first lead: every held single
+    if len(plays) <= MAX_LEADS:
+        return list(plays)
+    ctx = view.ctx
+    basic: list[tuple[int, ...]] = []
+    groups: dict[tuple[str, int], list[Combo]] = {}
+    for play in plays:
+        combo = classify(ctx, play)
+        if combo.kind in (SINGLE, PAIR, BOMB):
+            basic.append(play)
+        else:
+            groups.setdefault((combo.kind, combo.suit), []).append(combo)
+    ordered = [sorted(g, key=lambda c: (-c.length, -c.size, c.cards)) for _, g in sorted(groups.items())]
+    longest_first = sorted((c for turn in zip_longest(*ordered) for c in turn if c is not None),
+                           key=lambda c: -c.length)  # stable: by turns within a length
+    room = max(MIN_LONG_LEADS, MAX_LEADS - len(basic))
+    return basic + [c.cards for c in longest_first[:room]]
+
+
+def _follows(view: GuafengView, moves: MoveList) -> list[tuple[int, ...]]:
+    if not moves.truncated and len(moves.plays) <= MAX_FOLLOWS:
+        return list(moves.plays)
+    plays: dict[tuple[int, ...], None] = {}
+    for play in follow_ideas(view):
+        if play not in plays and view.play_error(play) is None:
+            plays[play] = None
+    for play in moves.plays:
+        if len(plays) >= MAX_FOLLOWS:
+            break
+        plays.setdefault(play, None)
+    return list(plays)
+
+
+def follow_ideas(view: GuafengView) -> list[tuple[int, ...]]:
+    """Follows that differ in what they do (not all legal: the caller checks): the duty filled cheapest,
+    highest and richest, and the lowest and highest play of the lead's shape that would win the trick."""
+    ctx, hand, lead = view.ctx, view.hand, view.lead
+    n = lead.length
+    in_suit = [k for k in ctx.suit_kinds[lead.suit] for _ in range(hand[k])]
+    if len(in_suit) <= n:  # all of the lead suit is owed, the rest is free
+        owed, pool = in_suit, [k for k in range(NUM_KINDS) if ctx.suit[k] != lead.suit for _ in range(hand[k])]
+    else:
+        owed, pool = [], in_suit
+    free = n - len(owed)
+
+    def cheap(k: int) -> tuple:
+        return POINTS[k] > 0, card_value(ctx, k) + (PAIR_BREAK if hand[k] >= 2 else 0), k
+
+    orders = (cheap, lambda k: (-card_value(ctx, k), k), lambda k: (-POINTS[k], card_value(ctx, k), k))
+    ideas = [tuple(sorted(owed + sorted(pool, key=key)[:free])) for key in orders]
+    best = trick_so_far(view).best
+    winners = []
+    for source in _shape_sources(ctx, hand, lead, in_suit):
+        for play in legal_leads(ctx, source).plays:
+            got = standing(ctx, lead, play) if len(play) == n else None
+            if got is not None and got > best:
+                winners.append((got, play_cost(ctx, hand, play), play))
+    if winners:
+        winners.sort()
+        ideas += [winners[0][2], winners[-1][2]]
+    return ideas
+
+
+def _shape_sources(ctx: GuafengContext, hand: Sequence[int], lead: Combo, in_suit: list[int]) -> list[list[int]]:
+    """Part-hands from which a winning play of the lead's shape may come: the lead suit when the seat
+    holds enough of it, the trumps when void in a plain lead suit (a ruff), the whole hand for a bomb."""
+    if lead.kind == BOMB:
+        return [list(hand)]
+    if len(in_suit) >= lead.length:
+        return [[hand[k] if ctx.suit[k] == lead.suit else 0 for k in range(NUM_KINDS)]]
+    if not in_suit and lead.suit != TRUMP:
+        return [[hand[k] if ctx.suit[k] == TRUMP else 0 for k in range(NUM_KINDS)]]
+    return []
+
+
+# ---------------------------------------------------------------------------- features
+
+def guafeng_play_rows(view: GuafengView, plays: Sequence[tuple[int, ...]], layout: str) -> np.ndarray:
+    """Feature rows of whole plays at the seat's 刮风 lead or follow, shape ``(len(plays), feature size)``."""
+    ctx = layout_context(view)  # the first lead: the trump may still be hidden from the seat
+    hand = view.hand
+    s = slots_of_layout(layout)
+    slots = slot_table(ctx, layout)
+    rows = np.zeros((len(plays), guafeng_play_feature_size(layout)), dtype=np.float32)
+    extra = 2 * s + NUM_SPECIAL
+    leading, first = view.lead is None, view.first_lead
+    held = sum(hand)
+    tracker = trick = None
+    opponents = [(view.seat + 1) % 4, (view.seat + 3) % 4]
+    if leading and not first:
+        tracker = GuafengTracker(view)
+    elif not leading:
+        trick = trick_so_far(view)
+    for i, play in enumerate(plays):
+        row = rows[i]
+        previous = -1
+        for k in play:  # sorted: a repeated kind is a pair
+            row[(s if k == previous else 0) + slots[k]] = 1.0
+            previous = k
+        n = len(play)
+        combo = classify(ctx, play) if not first else None
+        row[extra + EXTRA["points"]] = play_points(play) / 25.0
+        row[extra + EXTRA["cards"]] = n / 8.0
+        row[extra + EXTRA["trump_share"]] = sum(1 for k in play if ctx.is_trump[k]) / n
+        row[extra + EXTRA["cost"]] = play_cost(ctx, hand, play) / 100.0
+        row[extra + EXTRA["last_trick"]] = float(n == held)
+        if first:
+            row[extra + EXTRA["first_lead"]] = 1.0
+            row[extra + EXTRA["lead"]] = 1.0
+            row[extra + EXTRA[SINGLE]] = 1.0
+            continue
+        if combo is not None:
+            row[extra + EXTRA[combo.kind]] = 1.0
+            row[extra + EXTRA["size"]] = min(combo.size, 40) / 40.0
+        if leading:
+            row[extra + EXTRA["lead"]] = 1.0
+            row[extra + EXTRA["sure"]] = float(not tracker.beaters(combo, (1, combo.size), opponents))
+        else:
+            got = standing(ctx, view.lead, play)
+            wins = got is not None and got > trick.best
+            row[extra + EXTRA["beats"]] = float(wins)
+            row[extra + EXTRA["ruff"]] = float(wins and got[0] == RUFF)
+            row[extra + EXTRA["last_to_play"]] = float(not trick.after)
+            row[extra + EXTRA["sure"]] = float(wins and not trick.after)
+    return rows
+
+
+@lru_cache(maxsize=1024)
+def guafeng_step_table(ctx: GuafengContext, layout: str, decision: str) -> np.ndarray:
+    """Rows of the 66 card-step actions of a fix, a 回牌 or a burial (PASS, STOP and single card picks),
+    in the columns of whole plays so that one network scores all; ``ctx`` lays out the cards
+    (:func:`env.guafeng.encoding.layout_context`)."""
+    s = slots_of_layout(layout)
+    table = np.zeros((NUM_ACTIONS, guafeng_play_feature_size(layout)), dtype=np.float32)
+    extra = 2 * s + NUM_SPECIAL
+    card_slots = slot_table(ctx, layout)
+    for kind in range(NUM_KINDS):
+        table[kind, card_slots[kind]] = 1.0
+        table[kind, extra + EXTRA["points"]] = POINTS[kind] / 25.0
+        table[kind, extra + EXTRA["cards"]] = 1 / 8.0
+        table[kind, extra + EXTRA["trump_share"]] = float(ctx.is_trump[kind])
+        table[kind, extra + EXTRA["cost"]] = card_value(ctx, kind) / 100.0
+        table[kind, extra + EXTRA[f"{decision}_pick"]] = 1.0
+    for action in range(NUM_KINDS, NUM_ACTIONS):
+        table[action, 2 * s + action - NUM_KINDS] = 1.0
+    table.setflags(write=False)
+    return table
+
+
+def guafeng_decision_candidates(view: GuafengView, layout: str, mask: np.ndarray | None = None,
+                                follows: MoveList | None = None) -> Candidates:
+    """The candidates of the seat's 刮风 decision: card steps of a fix (phase 0), a 回牌 or the burial
+    (phase 1), which need the composer's ``mask``; whole plays of a lead or follow (phase 2)."""
+    decision = view.decision
+    if decision in STEP_DECISIONS:
+        if mask is None:
+            raise ValueError(f"a {decision} step's candidates need the composer's mask")
+        actions = np.flatnonzero(mask)
+        rows = guafeng_step_table(layout_context(view), layout, decision)[actions]
+        return Candidates(0 if decision == "fix" else 1, actions.tolist(), rows)
+    if decision not in ("lead", "follow"):
+        raise ValueError(f"seat {view.seat} has no decision to make (phase {view.phase.value})")
+    plays = guafeng_learner_plays(view, follows)
+    return Candidates(2, plays, guafeng_play_rows(view, plays, layout))
