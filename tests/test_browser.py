@@ -101,6 +101,12 @@ def _click_cards_until_complete(page, which: int = 0) -> int:
     return clicks
 
 
+def _wait_for_lobby(page) -> None:
+    """Until the lobby is shown: its seats and rules come from the server after the page loads."""
+    page.wait_for_selector("#lobby-form")
+    page.wait_for_function("!document.getElementById('lobby').classList.contains('hidden')")
+
+
 def _submit(page, selector: str) -> None:
     page.evaluate("window.__lastVersion = document.body.dataset.version")
     page.click(selector)
@@ -108,7 +114,7 @@ def _submit(page, selector: str) -> None:
 
 def test_browser_plays_a_complete_hand(page, server_url: str) -> None:
     page.goto(server_url)
-    page.wait_for_selector("#lobby-form")
+    _wait_for_lobby(page)
     page.select_option("#seat-1", "greedy")
     page.select_option("#seat-2", "greedy")
     page.select_option("#episode", "hand")
@@ -150,7 +156,7 @@ def test_browser_plays_a_complete_hand(page, server_url: str) -> None:
 
 def test_browser_watch_mode(page, server_url: str) -> None:
     page.goto(server_url)
-    page.wait_for_selector("#lobby-form")
+    _wait_for_lobby(page)
     page.check("input[name=mode][value=watch]")
     page.select_option("#seat-1", "random")
     page.select_option("#seat-2", "expert")
@@ -170,7 +176,7 @@ def test_browser_watch_mode(page, server_url: str) -> None:
 def test_seat_menus_name_checkpoints_without_server_paths(page, server_url: str) -> None:
     """The menus offer the shipped checkpoint by name with its card's facts; no path reaches the page."""
     page.goto(server_url)
-    page.wait_for_selector("#lobby-form")
+    _wait_for_lobby(page)
     page.wait_for_function("() => document.querySelectorAll('#seat-1 option').length > 1")
     options = page.eval_on_selector_all("#seat-1 option", "os => os.map((o) => [o.value, o.textContent])")
     for value, label in options:
@@ -212,7 +218,7 @@ def test_title_glyphs_are_drawn_without_a_cjk_font(page, server_url: str) -> Non
     from PIL import Image
 
     page.goto(server_url)
-    page.wait_for_selector("#lobby-form")
+    _wait_for_lobby(page)
     for selector in ("#topbar .brand .cn", "#lobby h1 .cn"):
         box = page.locator(selector).bounding_box()
         assert box and box["width"] > 15 and box["height"] > 10, (selector, box)
@@ -250,7 +256,7 @@ def test_browser_rebids_for_the_kitty_and_buries_it(page, chaodipi_url: str) -> 
     # Seed 5: passing every bid of the deal, we are offered a 炒地皮 bid after the dealer's burial;
     # taking it hands us the kitty to bury, and the hand plays to its end.
     page.goto(chaodipi_url)
-    page.wait_for_selector("#lobby-form")
+    _wait_for_lobby(page)
     page.select_option("#episode", "hand")
     page.fill("#seed", "5")
     page.click("#start")
@@ -288,7 +294,7 @@ def test_browser_plays_a_guafeng_hand(page, guafeng_url: str) -> None:
     # The person takes the first fix offered, passes every later fix, gives back and buries with the
     # cards the page allows, and leads and follows with the first allowed cards until the hand is scored.
     page.goto(guafeng_url)
-    page.wait_for_selector("#lobby-form")
+    _wait_for_lobby(page)
     assert page.input_value("#rules") == "guafeng"
     page.select_option("#seat-1", "random")
     page.select_option("#seat-2", "random")
