@@ -420,9 +420,11 @@ class GuafengHand:
         self.hand_sizes[eaten] -= len(taken)
         self.hand_sizes[seat] += len(taken)
         self.fixes[-1].taken = taken
+        # The jokers taken are private: beyond the shown ones they tell whether the base was a joker pair.
         self.events.append({"type": "take", "seat": seat, "from": eaten, "count": len(taken),
-                            "jokers": sum(1 for k in taken if k in (LITTLE_JOKER, BIG_JOKER)),
-                            "known_to": [eaten, seat], "private": {"cards": card_list(taken)}})
+                            "known_to": [eaten, seat],
+                            "private": {"cards": card_list(taken),
+                                        "jokers": sum(1 for k in taken if k in (LITTLE_JOKER, BIG_JOKER))}})
         self._resume_phase = self.phase
         self._locked = counts_of(fix.cards)
         self.phase = GuafengPhase.GIVE_BACK
