@@ -161,10 +161,19 @@ def test_these_are_fixes(jokers, base, trump):
     ("BJ", "HK HK HA HA H2 H2", "consecutive"), ("BJ", "S8 S8 H9 H9", "one printed suit"),
     ("LJ", "LJ LJ", "not be among the shown"), ("BJ LJ", "BJ BJ", "not be among"),
     ("BJ", "LJ LJ BJ BJ", "exactly one joker pair"), ("BJ", "LJ BJ", "exactly one joker pair"),
-    ("BJ", "H7 H7 H7 H7", "pairs of identical"),
+    ("BJ", "H7 H7 H7 H7", "repeats a pair (H7 4 times"), ("BJ", "H7 H7 H7 H8", "repeats a pair (H7 3 times"),
 ])
 def test_these_are_not_fixes(jokers, base, reason):
     assert reason in fix_shape_error(fix(jokers, base))
+
+
+def test_a_repeated_pair_is_refused_as_one_not_as_unpaired_cards():
+    hand = GuafengHand.from_deck(deck_of({0: "BJ SA SA"}))
+    at(hand, 0)
+    assert_refused(hand, lambda h: h.fix(0, ("BJ", "SA SA SA SA")), r"repeats a pair \(SA 4 times in SA SA SA SA\)")
+    with pytest.raises(IllegalActionError) as refused:
+        hand.fix(0, ("BJ", "SA SA SA SA"))
+    assert "identical" not in str(refused.value)
 
 
 @pytest.mark.parametrize("standing, eater, eats", [
