@@ -322,6 +322,22 @@ def test_no_fix_in_a_first_hand_deals_again_from_the_seed():
     assert hand.hands == again.hands and hand.phase.is_fixing and hand.cards_accounted() == 108
 
 
+def test_a_level_of_10_is_t_wherever_a_hand_is_given_its_levels():
+    deck = deck_of({}, start=2)
+    for make in (lambda levels: GuafengHand.new(3, dealer=0, team_levels=levels),
+                 lambda levels: RULES.new_hand(3, dealer=0, team_levels=levels),
+                 lambda levels: GuafengHand.from_deck(deck, dealer=2, team_levels=levels),
+                 lambda levels: GuafengHand.from_deal(["SA", "HA", "CA", "DA"], "S4", dealer=0, trump="S",
+                                                      team_levels=levels)):
+        ten, t = make(("10", "A")), make(("T", "A"))
+        assert ten.team_levels == ("T", "A") and ten.to_log() == t.to_log()
+        assert GuafengHand.from_log(ten.to_log()).to_log() == t.to_log()
+    assert GuafengHand.new(3, dealer=1, team_levels=("a", 10)).level == "T"
+    for bad in (("1", "A"), ("A",), ("A", "A", "A"), ("A", "Z")):
+        with pytest.raises(ValueError, match="team_levels must be two levels"):
+            GuafengHand.new(3, dealer=0, team_levels=bad)
+
+
 def test_no_fix_in_a_later_hand_steps_the_stage_team_down():
     hand = GuafengHand.from_deck(deck_of({}, start=2), dealer=2, team_levels=("7", "J"), stage_run=3)
     # Nobody can fix: the defenders (team B) take the stage at their level J, dealer seat 2 + 1, no trump suit.
