@@ -5,7 +5,9 @@ notation; ``ui=web`` serves the page at http://127.0.0.1:8000 (``web.host``,
 ``web.port``). Seats are ``human``, a bot name, a checkpoint path, ``search``
 (``search:<prior>``) or ``ai`` (the strongest agent measured; printed at start).
 ``rules=guafeng`` plays 刮风 (RULES-guafeng.md) instead of the standard game; its
-AI seats are the rule bots (``ai`` is the expert bot).
+AI seats are the rule bots or a checkpoint trained with ``python train.py
+rules=guafeng`` (by its path); ``ai`` is the expert bot there, as the search does
+not play 刮风.
 """
 
 from __future__ import annotations

@@ -161,10 +161,19 @@ def test_these_are_fixes(jokers, base, trump):
     ("BJ", "HK HK HA HA H2 H2", "consecutive"), ("BJ", "S8 S8 H9 H9", "one printed suit"),
     ("LJ", "LJ LJ", "not be among the shown"), ("BJ LJ", "BJ BJ", "not be among"),
     ("BJ", "LJ LJ BJ BJ", "exactly one joker pair"), ("BJ", "LJ BJ", "exactly one joker pair"),
-    ("BJ", "H7 H7 H7 H7", "pairs of identical"),
+    ("BJ", "H7 H7 H7 H7", "repeats a pair (H7 4 times"), ("BJ", "H7 H7 H7 H8", "repeats a pair (H7 3 times"),
 ])
 def test_these_are_not_fixes(jokers, base, reason):
     assert reason in fix_shape_error(fix(jokers, base))
+
+
+def test_a_repeated_pair_is_refused_as_one_not_as_unpaired_cards():
+    hand = GuafengHand.from_deck(deck_of({0: "BJ SA SA"}))
+    at(hand, 0)
+    assert_refused(hand, lambda h: h.fix(0, ("BJ", "SA SA SA SA")), r"repeats a pair \(SA 4 times in SA SA SA SA\)")
+    with pytest.raises(IllegalActionError) as refused:
+        hand.fix(0, ("BJ", "SA SA SA SA"))
+    assert "identical" not in str(refused.value)
 
 
 @pytest.mark.parametrize("standing, eater, eats", [
@@ -261,10 +270,11 @@ def test_eating_takes_the_fix_and_gives_back_as_many_cards_with_a_constant_for_e
     rec = hand.fixes[-1]
     assert (rec.seat, rec.eaten, card_list(rec.taken), card_list(rec.given)) == (1, 0, ["BJ", "H7", "H7"],
                                                                                ["H7", "H7", "D5"])
-    # Who knows what: the exchanged cards only to seats 0 and 1; the counts to all.
+    # Who knows what: the exchanged cards and the jokers taken only to seats 0 and 1; the counts to all.
     take = next(e for e in hand.visible_events(2) if e["type"] == "take")
-    assert "private" not in take and take["count"] == 3 and take["jokers"] == 1
-    assert next(e for e in hand.visible_events(0) if e["type"] == "take")["private"]["cards"] == ["BJ", "H7", "H7"]
+    assert "private" not in take and take["count"] == 3 and "jokers" not in take
+    assert next(e for e in hand.visible_events(0) if e["type"] == "take")["private"] == {
+        "cards": ["BJ", "H7", "H7"], "jokers": 1}
 
 
 def test_a_player_eats_their_own_fix_without_an_exchange():
@@ -310,6 +320,22 @@ def test_no_fix_in_a_first_hand_deals_again_from_the_seed():
     again = GuafengHand.from_deck(no_jokers_dealt, seed=7)
     assert [e["type"] for e in hand.events].count("redeal") >= 1
     assert hand.hands == again.hands and hand.phase.is_fixing and hand.cards_accounted() == 108
+
+
+def test_a_level_of_10_is_t_wherever_a_hand_is_given_its_levels():
+    deck = deck_of({}, start=2)
+    for make in (lambda levels: GuafengHand.new(3, dealer=0, team_levels=levels),
+                 lambda levels: RULES.new_hand(3, dealer=0, team_levels=levels),
+                 lambda levels: GuafengHand.from_deck(deck, dealer=2, team_levels=levels),
+                 lambda levels: GuafengHand.from_deal(["SA", "HA", "CA", "DA"], "S4", dealer=0, trump="S",
+                                                      team_levels=levels)):
+        ten, t = make(("10", "A")), make(("T", "A"))
+        assert ten.team_levels == ("T", "A") and ten.to_log() == t.to_log()
+        assert GuafengHand.from_log(ten.to_log()).to_log() == t.to_log()
+    assert GuafengHand.new(3, dealer=1, team_levels=("a", 10)).level == "T"
+    for bad in (("1", "A"), ("A",), ("A", "A", "A"), ("A", "Z")):
+        with pytest.raises(ValueError, match="team_levels must be two levels"):
+            GuafengHand.new(3, dealer=0, team_levels=bad)
 
 
 def test_no_fix_in_a_later_hand_steps_the_stage_team_down():

@@ -131,5 +131,23 @@ def test_bad_arguments_raise_value_error(call):
         call()
 
 
+@pytest.mark.parametrize("call, card", [
+    (lambda: trick_winner(["BJ", "BJ", "BJ", "BJ"], level="T", trump="H", **G), "BJ"),
+    (lambda: trick_winner(["S3 S3", "S4 S4", "S3 S3", "S5 S5"], level="T", trump="H", **G), "S3"),
+    (lambda: is_legal_play("BJ BJ", "BJ", level="T", trump="H", lead="BJ", **G), "BJ"),
+    (lambda: is_legal_play("S7 S7 S8", "S7 S8", level="T", trump="H", lead="S7 S7", **G), "S7"),
+    (lambda: resolve_throw("SA SA", ["SA", "", ""], level="T", trump="H", **G), "SA"),
+])
+def test_cards_of_different_players_hold_each_card_at_most_twice_together(call, card):
+    with pytest.raises(ValueError, match=f"more than 2 copies of {card} in .* together"):
+        call()
+
+
+def test_two_copies_across_the_players_are_fine():
+    assert trick_winner(["BJ", "BJ", "LJ", "LJ"], level="T", trump="H", **G) == 0
+    assert is_legal_play("BJ", "BJ", level="T", trump="H", lead="BJ", **G)
+    assert resolve_throw("SA", ["SA", "", ""], level="T", trump="H", **G) == ["SA"]
+
+
 def test_guafeng_options_are_accepted_and_change_nothing():
     assert classify("SA", level="T", trump="H", match_hands=5, stage_limit=0, **G) == "single"

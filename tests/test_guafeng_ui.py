@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
+from hydra import compose, initialize_config_dir
+from omegaconf import OmegaConf
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette warns about its httpx transport on import
     from fastapi.testclient import TestClient
 
+from agents.selfplay.checkpoint import new_model, save_checkpoint
+from agents.selfplay.config import run_config
 from env.bidding import Bid
 from env.cards import CARD_NAMES, NUM_KINDS, parse_cards
 from env.errors import IllegalActionError
@@ -82,7 +87,7 @@ def test_rules_config_names_the_rule_set() -> None:
 
 
 def test_guafeng_seats_the_bots_that_play_it(tmp_path) -> None:
-    """The search and the checkpoints play only the standard game: 刮风's default AI is the expert bot."""
+    """The search plays only the standard game: 刮风's default AI is the expert bot."""
     assert default_ai(tmp_path, "guafeng") == "expert"
     assert resolve_seats(["human", "ai", "ai", "greedy"], tmp_path, "guafeng") == ["human", "expert", "expert",
                                                                                    "greedy"]
@@ -99,6 +104,27 @@ def test_guafeng_seats_the_bots_that_play_it(tmp_path) -> None:
     client = TestClient(create_app(WebSettings(ai_delay=0.0, rules=GUAFENG)))
     response = client.post("/api/games", json={"seats": ["human", "search", "expert", "search"]})
     assert response.status_code == 400 and "does not play" in response.json()["detail"]
+
+
+def test_a_guafeng_checkpoint_takes_a_seat_by_its_path_and_a_standard_one_is_refused(tmp_path) -> None:
+    """A checkpoint trained with ``python train.py rules=guafeng`` plays at a 刮风 table; ``ai`` stays the
+    expert bot even with it in the checkpoint folder (the default AI picks checkpoints for the standard game)."""
+    root = Path(__file__).resolve().parents[1]
+    paths = {}
+    for rules in ("guafeng", "standard"):
+        overrides = ["train=smoke"] + (["rules=guafeng"] if rules == "guafeng" else [])
+        with initialize_config_dir(version_base=None, config_dir=str(root / "conf")):
+            cfg = OmegaConf.to_container(compose("train", overrides=overrides), resolve=True)
+        paths[rules] = save_checkpoint(tmp_path / f"{rules}.pt", model=new_model(run_config(cfg)), optimizer=None,
+                                       config=cfg, counters={"frames": 0})
+    session = open_session(["random", str(paths["guafeng"]), "random", "random"], rules=GUAFENG, episode="hand")
+    while not session.hand_over:
+        session.step_ai()
+    assert any(d["seat"] == 1 and d["action"] == "play" for d in session.hand.decisions)
+    with pytest.raises(ValueError, match=r"does not play the guafeng rules .*checkpoint trained with "
+                                         r"`python train.py rules=guafeng`"):
+        open_session(["human", str(paths["standard"]), "random", "random"], rules=GUAFENG)
+    assert default_ai(tmp_path, "guafeng") == "expert"
 
 
 def test_the_person_fixes_and_the_table_keeps_the_base_secret() -> None:

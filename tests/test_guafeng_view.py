@@ -12,11 +12,13 @@ import random
 import pytest
 
 from env.cards import parse_cards
+from env.guafeng.encoding import GuafengEncoder
 from env.guafeng.hand import GuafengHand, GuafengPhase
 from env.guafeng.view import GuafengView, guafeng_view_of
 from env.ruleset import make_ruleset
 from env.view import view_of
-from tests.test_guafeng_hand import deck_of, fix, pass_to_end_of_fixing
+from tests.test_guafeng_hand import at, deck_of, fix, pass_to_end_of_fixing
+from ui.guafeng_words import narrate_guafeng
 
 RULES = make_ruleset("guafeng", {})
 
@@ -85,8 +87,9 @@ def test_a_base_is_seen_by_its_maker_and_its_eater_and_the_exchange_by_both():
     first, second = views[2].fixes
     # public: jokers, base size, who ate whom, counts exchanged
     assert (first.jokers, first.base_size, first.base) == (tuple(parse_cards("BJ")), 2, None)
-    assert (second.eaten, second.taken_count, second.taken_jokers, second.given_count) == (0, 3, 1, 3)
-    assert second.base is None and second.taken is None and second.given is None
+    assert (second.eaten, second.taken_count, second.given_count) == (0, 3, 3)
+    assert second.base is None and second.taken is None and second.given is None and second.taken_jokers is None
+    assert views[0].fixes[1].taken_jokers == views[1].fixes[1].taken_jokers == 1
     assert views[0].fixes[0].base == tuple(parse_cards("H7 H7"))  # laid it
     assert views[1].fixes[0].base == tuple(parse_cards("H7 H7"))  # ate it
     assert views[0].fixes[1].base is None                          # was eaten: does not see the eater's base
@@ -97,6 +100,55 @@ def test_a_base_is_seen_by_its_maker_and_its_eater_and_the_exchange_by_both():
     assert views[1].trump_known and views[1].trump == "S"
     assert not views[0].trump_known and views[0].trump is None and views[0].standing_fix.base is None
     assert views[3].standing_seat == 1 and views[3].standing_fix.strength == (1, 2)
+
+
+def _joker_base_or_pair_base(base: str) -> list[str]:
+    """Seat 1 is dealt ``BJ`` + ``base`` (``LJ LJ`` or ``H9 H9``), seat 2 ``BJ S7 S7 S8 S8``: the same deal
+    for seats 0 and 3, the pair the base does not use lying in the kitty."""
+    deck = deck_of({1: "BJ LJ LJ", 2: "BJ S7 S7 S8 S8"}, kitty="H9 H9")
+    if base == "LJ LJ":
+        return deck
+    return ["H9" if card == "LJ" else "LJ" if card == "H9" else card for card in deck]
+
+
+def test_bystanders_cannot_tell_an_eaten_joker_base_from_a_pair_base():
+    """Section 5: public are the shown jokers, the base's size and the count exchanged; the jokers taken
+    (one more than shown when the base is ``LJ LJ``, 打常主) only to the eater and the eaten."""
+    encoder = GuafengEncoder()
+    hands = {}
+    for base in ("LJ LJ", "H9 H9"):
+        hand = GuafengHand.from_deck(_joker_base_or_pair_base(base))
+        at(hand, 1)
+        hand.fix(1, fix("BJ", base))
+        at(hand, 2)
+        hand.fix(2, fix("BJ", "S7 S7 S8 S8"))
+        at(hand, 2, GuafengPhase.GIVE_BACK)
+        hands[base] = hand
+    joker, pair = hands["LJ LJ"], hands["H9 H9"]
+    assert (joker.give_back_constants, pair.give_back_constants) == (3, 1)
+
+    def seen(hand: GuafengHand, seat: int):
+        return (guafeng_view_of(hand, seat), encoder.encode(hand, seat).tolist(), hand.visible_events(seat),
+                [line for line in narrate_guafeng(hand, 0, str) if line[0] in (None, seat)])
+
+    def compare() -> None:
+        for seat in (0, 3):
+            assert seen(joker, seat) == seen(pair, seat)
+        for seat in (1, 2):  # the eaten and the eater know
+            assert guafeng_view_of(joker, seat) != guafeng_view_of(pair, seat)
+
+    view = guafeng_view_of(joker, 3)
+    assert view.give_back_constants is None and view.fixes[1].taken_jokers is None
+    assert view.give_back_count == 3 and view.fixes[1].taken_count == 3
+    assert [guafeng_view_of(joker, s).give_back_constants for s in (1, 2)] == [3, 3]
+    assert [guafeng_view_of(joker, s).fixes[1].taken_jokers for s in (1, 2)] == [3, 3]
+    compare()
+    joker.give_back(2, "BJ LJ LJ")
+    pair.give_back(2, "BJ H9 H9")
+    compare()
+    pass_to_end_of_fixing(joker)
+    pass_to_end_of_fixing(pair)
+    compare()
 
 
 def test_the_taker_sees_the_kitty_and_the_trump_goes_public_with_the_first_lead():

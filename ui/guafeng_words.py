@@ -163,12 +163,14 @@ def narrate_guafeng(hand: GuafengHand, start: int, label: Label) -> list[tuple[i
                          f"down (strength {event['strength'][0]}×{event['strength'][1]}).")
             story.tell(event["seat"], f"Your base: {' '.join(secret['base'])} (only you know it).")
         elif kind == "take":
-            jokers = event["jokers"]
             gives = "give" if who == "You" else "gives"
             story.append(f"{_does(who, 'takes')} the {event['count']} cards of {_whose(label(event['from']))} "
-                         f"fix ({jokers} joker{'s' if jokers != 1 else ''}) and {gives} as many back (回牌).")
-            story.tell(event["from"], f"{who} took your fix: {' '.join(secret['cards'])}.")
-            story.tell(event["seat"], f"You took {' '.join(secret['cards'])} from {label(event['from'])}.")
+                         f"fix and {gives} as many back (回牌).")
+            jokers = secret["jokers"]  # private: it tells whether the base was a joker pair
+            plural = "s" if jokers != 1 else ""
+            owed = f" ({jokers} joker{plural}: at least {jokers} constant trump{plural} in the 回牌)" if jokers else ""
+            story.tell(event["from"], f"{who} took your fix: {' '.join(secret['cards'])}{owed}.")
+            story.tell(event["seat"], f"You took {' '.join(secret['cards'])} from {label(event['from'])}{owed}.")
         elif kind == "give_back":
             story.append(f"{who} gave {_whom(label(event['to']))} {event['count']} cards back (回牌).")
             story.tell(event["to"], f"{who} gave you back {' '.join(secret['cards'])}.")

@@ -104,8 +104,8 @@ def default_ai(checkpoint_dir: str | Path = "checkpoints", ruleset: str = "stand
 
     A shipped checkpoint only when its card shows it beating :data:`STRONGEST`;
     else the search over ExpertAgent, else the strongest rule bot available
-    (刮风: the strongest bot with a 刮风 policy, as neither the search nor the
-    checkpoints play it).
+    (刮风: the strongest bot with a 刮风 policy, as the search does not play it;
+    a checkpoint trained with ``rules=guafeng`` takes a seat only by its path).
     """
     checkpoint = best_checkpoint(checkpoint_dir)
     if checkpoint is not None and ruleset == "standard" and beats_in_card(checkpoint, STRONGEST):

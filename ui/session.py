@@ -87,7 +87,8 @@ class GameSession:
                 raise ValueError(f"seat {seat}: a human seat has no agent and an AI seat needs one")
             if agent is not None and not plays_rule_set(agent, ruleset.name):
                 raise ValueError(f"seat {seat}: {display_name(spec)} does not play the {ruleset.name} rules "
-                                 f"(the rule bots random, greedy and expert do)")
+                                 f"(the rule bots random, greedy and expert do, and a checkpoint trained with "
+                                 f"`python train.py rules={ruleset.name}`)")
         self.hint_bot = hint_bot
         self._hint_agent: Agent | None = None
         self.ruleset = ruleset

@@ -254,7 +254,7 @@ class GuafengEncoder:
         i += 8
         out[i + _rel(view.give_back_to, seat)] = 1.0
         out[i + 5] = view.give_back_count / 8.0
-        out[i + 6] = view.give_back_constants / 4.0
+        out[i + 6] = (view.give_back_constants or 0) / 4.0  # None: a bystander of the 回牌 does not know
         i += 7
         out[i + _rel(view.kitty_taker, seat)] = 1.0
         if view.buried_by == seat and view.kitty:

@@ -130,8 +130,13 @@ def fix_shape_error(fix: Fix) -> str | None:
             return f"the joker pair {CARD_NAMES[base[0]]} {CARD_NAMES[base[0]]} cannot be laid with a shown " \
                    f"{CARD_NAMES[base[0]]}: the base's jokers must not be among the shown ones"
         return None
+    over = sorted({k for k in base if base.count(k) > 2})
+    if over:
+        times = ", ".join(f"{CARD_NAMES[k]} {base.count(k)} times" for k in over)
+        return f"a base repeats a pair ({times} in {' '.join(CARD_NAMES[k] for k in base)}): the two decks " \
+               f"hold each card twice, and a base's pairs are of different ranks"
     kinds = base[::2]
-    if any(base[i] != base[i + 1] for i in range(0, len(base), 2)) or len(set(kinds)) != len(kinds):
+    if any(base[i] != base[i + 1] for i in range(0, len(base), 2)):
         return f"a base is pairs of identical cards, got {' '.join(CARD_NAMES[k] for k in base)}"
     if len({k // NUM_RANKS for k in kinds}) != 1:
         return "the pairs of a base are all of one printed suit"

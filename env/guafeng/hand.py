@@ -61,6 +61,7 @@ from env.guafeng.fixing import Fix, StandingFix, as_fix
 from env.guafeng.ruleset import GuafengRules
 from env.moves import MoveList
 from env.ruleset import make_ruleset
+from env.variants import normalize_rank
 
 LOG_VERSION = 1
 
@@ -131,8 +132,13 @@ class GuafengHand:
         layout = rules.layout
         if dealer is not None and dealer not in range(layout.players):
             raise ValueError(f"dealer must be a seat 0..{layout.players - 1} or None, got {dealer!r}")
-        if len(team_levels) != 2 or any(level not in rules.levels for level in team_levels):
-            raise ValueError(f"team_levels must be two levels of {rules.levels}, got {team_levels!r}")
+        try:  # "10" is T, as wherever a level is given (guafeng_context, the referee)
+            levels = tuple(normalize_rank(level) for level in team_levels)
+        except ValueError:
+            levels = ()
+        if len(levels) != 2 or any(level not in rules.levels for level in levels):
+            raise ValueError(f"team_levels must be two levels of {rules.levels} ('10' for T), got {team_levels!r}")
+        team_levels = levels
         if not isinstance(stage_run, int) or stage_run < 0:
             raise ValueError(f"stage_run must be a non-negative int, got {stage_run!r}")
         self.ruleset = rules
@@ -420,9 +426,11 @@ class GuafengHand:
         self.hand_sizes[eaten] -= len(taken)
         self.hand_sizes[seat] += len(taken)
         self.fixes[-1].taken = taken
+        # The jokers taken are private: beyond the shown ones they tell whether the base was a joker pair.
         self.events.append({"type": "take", "seat": seat, "from": eaten, "count": len(taken),
-                            "jokers": sum(1 for k in taken if k in (LITTLE_JOKER, BIG_JOKER)),
-                            "known_to": [eaten, seat], "private": {"cards": card_list(taken)}})
+                            "known_to": [eaten, seat],
+                            "private": {"cards": card_list(taken),
+                                        "jokers": sum(1 for k in taken if k in (LITTLE_JOKER, BIG_JOKER))}})
         self._resume_phase = self.phase
         self._locked = counts_of(fix.cards)
         self.phase = GuafengPhase.GIVE_BACK

@@ -31,6 +31,8 @@ class GuafengMatch:
         winner: 0 or 1 once the match is over and a team climbed more; ``None`` otherwise
             (see :attr:`finished` to tell a draw from a match still going on).
         history: one dict per hand played.
+
+    Each hand is recorded once, and only a hand this match dealt (:meth:`new_hand`, the latest).
     """
 
     def __init__(self, seed: int, rules: GuafengRules | None = None):
@@ -47,6 +49,8 @@ class GuafengMatch:
         self.hands_played = 0
         self.winner: int | None = None
         self.history: list[dict[str, Any]] = []
+        self._dealt: GuafengHand | None = None       # the hand new_hand() dealt and record() awaits
+        self._recorded: GuafengHand | None = None    # the hand recorded last (to name a second record)
 
     @property
     def finished(self) -> bool:
@@ -62,11 +66,21 @@ class GuafengMatch:
         """Deal the next hand: at the stage team's level, from its dealer seat."""
         if self.finished:
             raise RuntimeError(f"the match is over after {self.options.match_hands} hands")
-        return GuafengHand.new(self.seed * 1000 + self.hands_played, self.ruleset, dealer=self.dealer,
-                               team_levels=(self.team_levels[0], self.team_levels[1]), stage_run=self.stage_run)
+        self._dealt = GuafengHand.new(self.seed * 1000 + self.hands_played, self.ruleset, dealer=self.dealer,
+                                      team_levels=(self.team_levels[0], self.team_levels[1]),
+                                      stage_run=self.stage_run)
+        return self._dealt
 
     def record(self, hand: GuafengHand) -> GuafengResult:
-        """Apply a finished hand: levels, next dealer seat and stage run, the match end."""
+        """Apply a finished hand: levels, next dealer seat and stage run, the match end.
+
+        ``hand`` must be the one :meth:`new_hand` dealt last, finished and not yet recorded; else
+        ``ValueError`` and nothing changes.
+        """
+        if hand is not self._dealt:
+            if hand is self._recorded:
+                raise ValueError("this hand is already recorded: each hand counts once")
+            raise ValueError("this hand was not dealt by this match: record the hand its new_hand() dealt last")
         result = hand.result
         if result is None:
             raise ValueError("the hand is not finished")
@@ -81,6 +95,7 @@ class GuafengMatch:
         stays = team_of(result.next_dealer) == stage
         self.stage_run = result.stage_run if stays else 0
         self.hands_played += 1
+        self._dealt, self._recorded = None, hand
         self.history.append({"dealer": hand.dealer, "level": hand.level, "stepped_down": hand.stepped_down,
                              "trump": hand.trump, "winner": result.winner, "levels": result.levels,
                              "defender_points": result.defender_points, "stage_run": result.stage_run,

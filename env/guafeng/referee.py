@@ -3,7 +3,11 @@
 :mod:`env.rules`'s public functions send ``ruleset="guafeng"`` here. ``level`` is
 ``"2"``..``"A"`` (``"10"`` accepted), ``trump`` is ``"S" "H" "C" "D"``, ``None`` (no
 suit) or ``"constants"`` (打常主); cards are strings or lists of card tokens as in
-RULES.md. Malformed cards, levels, trumps and impossible plays raise ``ValueError``.
+RULES.md. Malformed cards, levels, trumps and impossible plays raise ``ValueError``, as
+do cards that the two decks cannot hold at once: more than two copies of a card in
+one argument, or across the arguments that hold different players' cards (the hand
+and the lead of ``is_legal_play``, the play and the others of ``resolve_throw``,
+the plays of a trick).
 The rule set's own options (``match_hands``, ``stage_limit``) change no answer here
 and are accepted and ignored; any other keyword is refused.
 """
@@ -37,6 +41,15 @@ def _kinds(cards: CardsArg) -> list[int]:
     if over:
         raise ValueError(f"more than {COPIES_PER_KIND} copies of {', '.join(over)} (two decks)")
     return kinds
+
+
+def _disjoint(card_sets: Sequence[Sequence[int]], what: str) -> None:
+    """Refuse card sets of different players that hold more than two copies of a card together."""
+    counts = counts_of(k for kinds in card_sets for k in kinds)
+    over = [CARD_NAMES[k] for k, c in enumerate(counts) if c > COPIES_PER_KIND]
+    if over:
+        raise ValueError(f"more than {COPIES_PER_KIND} copies of {', '.join(over)} in {what} together "
+                         f"(two decks; they are different players' cards)")
 
 
 def _combo(ctx: GuafengContext, cards: CardsArg, what: str) -> Combo:
@@ -82,11 +95,14 @@ def is_legal_play(hand: CardsArg, play: CardsArg, *, level: str, trump: str | No
     """Whether ``play`` from ``hand`` is legal: a held combination as a lead, else the duties of section 7."""
     check_options(options)
     ctx = guafeng_context(level, trump)
-    hand_counts = counts_of(_kinds(hand))
+    hand_kinds = _kinds(hand)
+    hand_counts = counts_of(hand_kinds)
     kinds = _kinds(play)
     if lead is None:
         return combos.lead_error(ctx, hand_counts, kinds) is None
-    return combos.follow_error(ctx, hand_counts, kinds, _combo(ctx, lead, "the given lead")) is None
+    lead_combo = _combo(ctx, lead, "the given lead")
+    _disjoint([hand_kinds, lead_combo.cards], "the hand and the lead")  # the lead was another seat's
+    return combos.follow_error(ctx, hand_counts, kinds, lead_combo) is None
 
 
 def resolve_throw(play: CardsArg, others: Sequence[CardsArg], *, level: str, trump: str | None,
@@ -95,10 +111,11 @@ def resolve_throw(play: CardsArg, others: Sequence[CardsArg], *, level: str, tru
     check_options(options)
     if len(others) != OTHER_PLAYERS:
         raise ValueError(f"others must be the other three players' hands, got {len(others)}")
-    for hand in others:
-        _kinds(hand)
+    hands = [_kinds(hand) for hand in others]
     ctx = guafeng_context(level, trump)
-    return high_to_low(ctx, _combo(ctx, play, "the play"))
+    combo = _combo(ctx, play, "the play")
+    _disjoint([combo.cards, *hands], "the play and the other hands")
+    return high_to_low(ctx, combo)
 
 
 def trick_winner(plays: Sequence[CardsArg], *, level: str, trump: str | None, **options) -> int:
@@ -112,6 +129,7 @@ def trick_winner(plays: Sequence[CardsArg], *, level: str, trump: str | None, **
     for i, p in enumerate(follows, start=1):
         if len(p) != lead.length:
             raise ValueError(f"play {i} has {len(p)} cards, the lead has {lead.length}")
+    _disjoint([lead.cards, *follows], "the trick's plays")
     return combos.trick_winner(ctx, lead, follows)
 
 

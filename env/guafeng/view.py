@@ -6,10 +6,12 @@ A :class:`GuafengView` is a snapshot built from a
 hand). It holds:
 
 - public: every fix's seat, shown jokers and base size, whose fix it ate and
-  how many cards were exchanged (and how many jokers taken), the stage team and
-  dealer seat, the kitty taker, the tricks, points and levels;
+  how many cards were exchanged, the stage team and dealer seat, the kitty
+  taker, the tricks, points and levels;
 - the seat's own: its hand, the base of each fix it laid or ate (:class:`SeenFix`),
-  the cards it took and gave, or received, in a 回牌; the kitty it picked up and
+  the cards it took and gave, or received, in a 回牌, with the jokers taken and
+  the constant trumps owed (beyond the shown jokers they tell whether the eaten
+  base was a joker pair, so the other seats see ``None``); the kitty it picked up and
   the cards it buried (the taker only);
 - the trump mode (``ctx`` and ``trump``) only once it is public (the first lead,
   or a step-down) or when the seat laid the standing base; otherwise ``ctx`` is
@@ -45,7 +47,9 @@ class SeenFix:
         base_size: the number of base cards (public).
         base: the base's cards, for the seat that laid it and the seat that ate it (else ``None``).
         eaten: the seat whose fix this one ate (``None`` for a first fix or 吃自己).
-        taken_count: cards taken from ``eaten`` (public); taken_jokers: jokers among them (public).
+        taken_count: cards taken from ``eaten`` (public).
+        taken_jokers: jokers among them, for the eater and the eaten (else ``None``: beyond the shown
+            jokers it would tell whether the eaten base was a joker pair).
         taken: the cards taken, for the eater and the eaten (else ``None``).
         given_count: cards given back in the 回牌 (public; 0 while it is pending).
         given: the cards given back, for the eater and the eaten (else ``None``).
@@ -57,7 +61,7 @@ class SeenFix:
     base: tuple[int, ...] | None
     eaten: int | None
     taken_count: int
-    taken_jokers: int
+    taken_jokers: int | None
     taken: tuple[int, ...] | None
     given_count: int
     given: tuple[int, ...] | None
@@ -92,8 +96,10 @@ class GuafengView:
         fixes: every fix of the hand as the viewer knows it (:class:`SeenFix`), oldest first.
         standing_seat: the seat whose fix stands (``None``: none yet, or none after the fixing).
         fix_choices: the fixes the viewer may make now (when asked to fix), weakest first.
-        give_back_to: the seat receiving the 回牌 now (public); give_back_count: cards to give;
-            give_back_constants: constant trumps owed in it (both public; 0 outside the 回牌).
+        give_back_to: the seat receiving the 回牌 now (public); give_back_count: cards to give (public;
+            0 outside the 回牌).
+        give_back_constants: constant trumps owed in the 回牌 (one a joker taken), for the eater and the
+            eaten; ``None`` for the other two seats during a 回牌; 0 outside it.
         givable: for the eater making the 回牌, its cards less its new fix (count vector); else ``None``.
         kitty_taker: the seat that takes the kitty (public, after the fixing).
         kitty_received: the 4 kitty cards the taker picked up, for the taker only.
@@ -130,7 +136,7 @@ class GuafengView:
     fix_choices: tuple[Fix, ...]
     give_back_to: int | None
     give_back_count: int
-    give_back_constants: int
+    give_back_constants: int | None
     givable: tuple[int, ...] | None
     kitty_taker: int | None
     kitty_received: tuple[int, ...] | None
@@ -266,7 +272,7 @@ def _seen_fixes(hand: GuafengHand, seat: int) -> tuple[SeenFix, ...]:
             base=record.fix.base if seat in (record.seat, eater) else None,
             eaten=record.eaten,
             taken_count=len(record.taken),
-            taken_jokers=sum(1 for k in record.taken if k in JOKERS),
+            taken_jokers=sum(1 for k in record.taken if k in JOKERS) if exchange_known else None,
             taken=record.taken if exchange_known else None,
             given_count=len(record.given),
             given=record.given if exchange_known else None,
@@ -316,7 +322,8 @@ def guafeng_view_of(hand: GuafengHand, seat: int) -> GuafengView:
             GuafengPhase.DEAL, GuafengPhase.FINAL_FIX) else (),
         give_back_to=hand.give_back_to,
         give_back_count=hand.give_back_count,
-        give_back_constants=hand.give_back_constants,
+        give_back_constants=hand.give_back_constants if hand.phase != GuafengPhase.GIVE_BACK or seat in (
+            hand.give_back_to, hand.current_player) else None,
         givable=givable,
         kitty_taker=taker,
         kitty_received=received,
