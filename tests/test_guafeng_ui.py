@@ -22,9 +22,10 @@ from env.errors import IllegalActionError
 from env.guafeng.combos import classify
 from env.guafeng.fixing import Fix
 from env.guafeng.hand import GuafengHand
+from env.ruleset import ruleset_from_config
 from ui.guafeng_session import GuafengSession
 from ui.seats import default_ai, resolve_seats
-from ui.session import GameSession, open_session, ruleset_from_config
+from ui.session import GameSession, open_session
 from ui.web.server import WebSettings, create_app
 
 SEATS = ["human", "random", "random", "random"]

@@ -26,7 +26,7 @@ from env.errors import IllegalActionError
 from env.game import Hand, Phase
 from env.match import Match
 from env.moves import MoveList
-from env.ruleset import RuleSet, as_ruleset, make_ruleset
+from env.ruleset import RuleSet, ruleset_from_config
 from env.variants import RuleOptions
 from env.view import PlayerView, view_of
 from ui.narrate import narrate
@@ -408,18 +408,6 @@ class GameSession:
             return self.hand_logs[index]
         except IndexError:
             raise IllegalActionError(f"no finished hand {index}: {len(self.hand_logs)} finished") from None
-
-
-def ruleset_from_config(rules: RuleSet | RuleOptions | dict | None) -> RuleSet:
-    """The rule set of a config: a rule set, the standard game's options, or a dict of them
-    whose ``ruleset`` key names another rule set (``{"ruleset": "guafeng", "match_hands": 13}``)."""
-    if isinstance(rules, RuleSet | RuleOptions) or rules is None:
-        return as_ruleset(rules)
-    options = dict(rules)
-    name = options.pop("ruleset", "standard")
-    if name == "standard":
-        return as_ruleset(RuleOptions.from_dict(options))
-    return make_ruleset(name, options)
 
 
 def open_session(seats: Sequence[str], *, rules: RuleSet | RuleOptions | dict | None = None,
