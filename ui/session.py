@@ -69,6 +69,11 @@ class GameSession:
     for 刮风).
     """
 
+    CARD_PHASES: tuple = (Phase.KITTY, Phase.PLAY, *ONE_CARD_PHASES)
+    """The phases whose decision is cards (:meth:`submit`)."""
+    NO_CARDS = "no cards to play in phase {phase}: bid or pass"
+    """What :meth:`submit` says in the other phases."""
+
     def __init__(self, seats: Sequence[str], seed: int = 0, rules: RuleSet | RuleOptions | dict | None = None,
                  episode: str = "match", max_hands: int = 200, agents: Sequence[Agent | None] | None = None,
                  hint_bot: str = "greedy"):
@@ -289,14 +294,15 @@ class GameSession:
         return pool[:need]
 
     def submit(self, seat: int, cards: Sequence[str | int] | str) -> tuple[int, ...]:
-        """A person buries the kitty or plays cards; returns the cards played (a failed throw plays fewer)."""
+        """A person decides with cards (in the phases of :attr:`CARD_PHASES`: buries the kitty, plays,
+        gives a card...); returns the cards played (a failed throw plays fewer; empty for other decisions)."""
         self._check_person(seat)
         try:
             kinds = parse_cards(cards)
         except ValueError as error:
             raise IllegalActionError(str(error)) from None
-        if self.hand.phase not in (Phase.KITTY, Phase.PLAY, *ONE_CARD_PHASES):
-            raise IllegalActionError(f"no cards to play in phase {self.hand.phase.value}: bid or pass")
+        if self.hand.phase not in self.CARD_PHASES:
+            raise IllegalActionError(self.NO_CARDS.format(phase=self.hand.phase.value))
         return self._apply(seat, kinds) or ()
 
     def legal_plays(self, seat: int, max_plays: int = 30) -> MoveList:
