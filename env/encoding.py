@@ -108,18 +108,21 @@ def _count_row(kinds) -> list[int]:
     return row
 
 
-def slots_of_layout(layout: str) -> int:
-    """Number of card slots of a layout."""
+def slots_of_layout(layout: str, trump_slots: int = TRUMP_SLOTS) -> int:
+    """Number of card slots of a layout, whose canonical trump block has ``trump_slots`` slots
+    (the standard game's by default; 刮风's is larger)."""
     if layout == "canonical":
-        return CANONICAL_SLOTS
+        return trump_slots + NUM_SUITS * PLAIN_SLOTS
     if layout == "raw":
         return RAW_SLOTS
     raise ValueError(f"unknown card layout {layout!r}: expected 'canonical' or 'raw'")
 
 
 @lru_cache(maxsize=1024)
-def slot_table(ctx: TrumpContext, layout: str) -> np.ndarray:
-    """Slot of every kind in a layout (an int array of 54)."""
+def slot_table(ctx: TrumpContext, layout: str, trump_slots: int = TRUMP_SLOTS) -> np.ndarray:
+    """Slot of every kind in a layout (an int array of 54): the trump block of ``trump_slots`` slots
+    first, strongest first, then one block per plain suit (:func:`canonical_plain_suits`), strongest
+    first. ``ctx`` is a trump context of any rule set (its ``suit_kinds``, ``order``, ``trump_suit``)."""
     if layout == "raw":
         return np.arange(NUM_KINDS)
     slots_of_layout(layout)
@@ -129,7 +132,7 @@ def slot_table(ctx: TrumpContext, layout: str) -> np.ndarray:
         slots[kind] = position
     for block, suit in enumerate(canonical_plain_suits(ctx)):
         for position, kind in enumerate(sorted(ctx.suit_kinds[suit], key=lambda k: -ctx.order[k])):
-            slots[kind] = TRUMP_SLOTS + block * PLAIN_SLOTS + position
+            slots[kind] = trump_slots + block * PLAIN_SLOTS + position
     return slots
 
 

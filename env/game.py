@@ -29,14 +29,14 @@ dealt, the kitty size, the number of tricks.
 from __future__ import annotations
 
 import random
-from collections import deque
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from env.bidding import Bid, StandingBid
-from env.cards import CARD_NAMES, NUM_KINDS, RANKS, card_list, counts_of, parse_cards, points_of
+from env.cards import CARD_NAMES, NUM_KINDS, RANKS, card_list, counts_of, parse_cards
 from env.errors import IllegalActionError
+from env.hand_base import HandBase, TrickRecord, team_of
 from env.rules import Lead
 from env.ruleset import STANDARD, RuleSet, as_ruleset, make_ruleset
 from env.trump import TrumpContext
@@ -77,21 +77,6 @@ BIDDING_PHASES = (Phase.DEAL, Phase.FINAL_BID)
 """The phases of the deal's bidding (:attr:`Phase.is_bidding`)."""
 
 
-def team_of(seat: int) -> int:
-    """Team of a seat: 0 for seats {0, 2}, 1 for seats {1, 3}."""
-    return seat % 2
-
-
-@dataclass(frozen=True)
-class TrickRecord:
-    """A finished trick: who led, the four plays in seat order from the leader, the winner."""
-
-    leader: int
-    plays: tuple[tuple[int, ...], ...]
-    winner: int
-    points: int
-
-
 @dataclass(frozen=True)
 class HandResult:
     """The outcome of a hand (RULES.md 7 and 8)."""
@@ -107,7 +92,7 @@ class HandResult:
     next_dealer: int
 
 
-class Hand:
+class Hand(HandBase):
     """One hand, from the first dealt card to the score. Create with :meth:`new` or :meth:`from_deal`.
 
     Wherever a hand is made, ``options`` is its :class:`~env.ruleset.RuleSet`,
@@ -116,43 +101,25 @@ class Hand:
     its options.
     """
 
+    DEAL_PHASE = Phase.DEAL
+    FINAL_PHASE = Phase.FINAL_BID
+    LOG_VERSION = LOG_VERSION
+    ctx: TrumpContext | None
+    standing: StandingBid | None
+    lead: Lead | None
+    result: HandResult | None
+
     def __init__(self, options: RuleSet | RuleOptions | None, level: str, dealer: int | None,
                  team_levels: tuple[str, str], tribute: bool = False):
-        self.ruleset = ruleset = as_ruleset(options)
-        self.options = ruleset.options
-        self.num_players = num_players = ruleset.layout.players
+        ruleset = as_ruleset(options)
+        super().__init__(ruleset, dealer)
+        num_players = self.num_players
         self.level = level
         self.level_rank = RANKS.index(level)
-        self.dealer = dealer
         self.team_levels = team_levels
-        self.phase = Phase.DEAL
-        self.current_player: int | None = None
-        self.hands = [[0] * NUM_KINDS for _ in range(num_players)]
-        self.hand_sizes = [0] * num_players
-        self.kitty: list[int] = []
-        self.ctx: TrumpContext | None = None
-        self.standing: StandingBid | None = None
-        self.played = [[0] * NUM_KINDS for _ in range(num_players)]
-        self.tricks: list[TrickRecord] = []
-        self.leader: int | None = None
-        self.lead: Lead | None = None
-        self.trick_plays: list[tuple[int, ...]] = []
-        self.trick_points = [0, 0]
-        self.defender_points = 0
-        self.penalty_points = 0
-        self.result: HandResult | None = None
         self.throws_attempted = [0] * num_players
         self.throws_failed = [0] * num_players
         self.failed_throws: list[tuple[int, tuple[int, ...]]] = []  # public: (seat, attempted kinds)
-        self.events: list[dict[str, Any]] = []
-        self.decisions: list[dict[str, Any]] = []
-        self._setup: dict[str, Any] = {}
-        self._rng = random.Random()
-        self._deck: list[int] = []
-        self._dealt = 0
-        self._start_seat = 0
-        self._pending: deque[int] = deque()
-        self._final_order: list[int] = []
         self._bid_kinds = ruleset.bid_kinds(self.level_rank)
         # RULES.md 9: the tribute and 炒地皮 (public unless said otherwise).
         if tribute and not ruleset.tribute:
@@ -304,12 +271,6 @@ class Hand:
             hand.apply_decision(decision)
         return hand
 
-    def to_log(self) -> dict[str, Any]:
-        """JSON-serialisable log: the rules, setup, decisions (for replay) and events (for reading)."""
-        return {"version": LOG_VERSION, "ruleset": self.ruleset.name, "options": self.options.to_dict(),
-                "layout": self.ruleset.layout.to_dict(), "setup": dict(self._setup),
-                "decisions": [dict(d) for d in self.decisions], "events": [dict(e) for e in self.events]}
-
     def act(self, seat: int, decision) -> None:
         """Apply an agent's decision for ``seat`` by phase: a Bid or ``None`` (pass) while
         bidding or re-bidding, the cards to bury, one card (or a one-card list) to give or
@@ -369,29 +330,8 @@ class Hand:
             return []
         return self.ruleset.available_bids(self.hands[seat], self.level_rank, seat, self.standing)
 
-    def _advance(self) -> None:
-        """Run the deal until the next decision point (or past bidding)."""
-        while True:
-            while self._pending:
-                seat = self._pending[0]
-                if self.bid_options(seat):
-                    self.current_player = seat
-                    return
-                self._pending.popleft()
-            if self.phase == Phase.DEAL:
-                if self._dealt < self.ruleset.layout.dealt_cards:
-                    self._deal_one()
-                    continue
-                self.phase = Phase.FINAL_BID
-                players = self.num_players
-                self._final_order = [(self._start_seat + i) % players for i in range(players)]
-                self.events.append({"type": "final_round"})
-            if self.phase == Phase.FINAL_BID:
-                if self._final_order:
-                    self._pending.append(self._final_order.pop(0))
-                    continue
-                self._finish_bidding()
-                return
+    def _has_deal_options(self, seat: int) -> bool:
+        return bool(self.bid_options(seat))
 
     def _deal_one(self) -> None:
         seat = (self._start_seat + self._dealt) % self.num_players
@@ -405,12 +345,6 @@ class Hand:
         self.hand_sizes[seat] += 1
         if is_bid_card and set(available_bids(hand, self.level_rank, seat, self.standing)) - before:
             self._pending.append(seat)
-
-    def _check_turn(self, seat: int, phases: tuple[Phase, ...], what: str) -> None:
-        if self.phase not in phases:
-            raise IllegalActionError(f"cannot {what} in phase {self.phase.value}")
-        if seat != self.current_player:
-            raise IllegalActionError(f"seat {seat} cannot {what}: it is seat {self.current_player}'s turn")
 
     def bid(self, seat: int, bid: Bid) -> None:
         """Make a bid at a decision point."""
@@ -426,19 +360,14 @@ class Hand:
         self.decisions.append({"seat": seat, "action": "bid", "strength": bid.strength, "suit": bid.suit})
         self.events.append({"type": "bid", "seat": seat, "bid": str(bid),
                             "cards": card_list(bid.cards(self.level_rank))})
-        # Everyone else who can now overturn it is asked, in seat order after the bidder.
-        players = self.num_players
-        self._pending = deque((seat + i) % players for i in range(1, players))
-        self._advance()
+        self._ask_after(seat)
 
     def pass_bid(self, seat: int) -> None:
         """Decline to bid at a decision point."""
-        self._check_turn(seat, BIDDING_PHASES, "pass")
-        self._pending.popleft()
-        self.decisions.append({"seat": seat, "action": "pass"})
-        self._advance()
+        self._pass_deal_decision(seat)
 
-    def _finish_bidding(self) -> None:
+    def _finish_deal(self) -> None:
+        """The end of the bidding: the trump (a bid's, or a turned kitty card's), or a redeal."""
         rules, layout = self.ruleset, self.ruleset.layout
         if self.standing is not None:
             seat, bid = self.standing
@@ -705,23 +634,6 @@ class Hand:
         self.lead = lead
         return kinds
 
-    def _finish_trick(self) -> None:
-        winner_index = self.ruleset.winning_play(self.ctx, self.lead, self.trick_plays[1:])
-        winner = (self.leader + winner_index) % self.num_players
-        points = sum(points_of(p) for p in self.trick_plays)
-        self.trick_points[team_of(winner)] += points
-        if not self.is_dealer_team(winner):
-            self.defender_points += points
-        self.tricks.append(TrickRecord(self.leader, tuple(self.trick_plays), winner, points))
-        self.events.append({"type": "trick", "winner": winner, "points": points})
-        last_lead = self.lead
-        self.trick_plays = []
-        self.lead = None
-        self.leader = winner
-        self.current_player = winner
-        if self.hand_sizes[winner] == 0:
-            self._score(winner, last_lead)
-
     def _score(self, last_winner: int, last_lead: Lead) -> None:
         rules = self.ruleset
         kitty_points = rules.kitty_points(self.kitty)
@@ -739,17 +651,6 @@ class Hand:
         self.current_player = None
         self.events.append({"type": "score", "defender_points": self.defender_points, "kitty_bonus": bonus,
                             "winner": winner, "levels": levels})
-
-    # ------------------------------------------------------------------ views
-    def hand_cards(self, seat: int) -> list[int]:
-        """The kinds in a seat's hand, sorted."""
-        return [k for k in range(NUM_KINDS) for _ in range(self.hands[seat][k])]
-
-    def cards_accounted(self) -> int:
-        """Cards in hands + kitty + played, plus the undealt rest while bidding (always the whole deck)."""
-        if self.phase.is_bidding:
-            return sum(self.hand_sizes) + self.ruleset.layout.deck_size - self._dealt
-        return sum(self.hand_sizes) + len(self.kitty) + sum(sum(p) for p in self.played)
 
 
 def _copies(n: int) -> str:

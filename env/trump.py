@@ -24,6 +24,22 @@ EFFECTIVE_SUIT_NAMES = ("S", "H", "C", "D", "trump")
 RANK_TWO = 0
 
 
+def suit_tables(suit: list[int], order: list[int], top: int) -> tuple[tuple, ...]:
+    """The lookup tables of a trump context of any rule set, from the effective suit and order index
+    of the 52 suited kinds (``top``: the order index of the strongest trump below the jokers, -1 for
+    none): LJ and BJ are put above it, and the tables returned are ``(suit, order, is_trump,
+    suit_kinds, suit_size)`` (see the module docstring)."""
+    suit[LITTLE_JOKER] = suit[BIG_JOKER] = TRUMP
+    order[LITTLE_JOKER] = top + 1
+    order[BIG_JOKER] = top + 2
+    suit_kinds = tuple(
+        tuple(sorted((k for k in range(NUM_KINDS) if suit[k] == s), key=lambda k: (order[k], k)))
+        for s in range(NUM_EFFECTIVE_SUITS)
+    )
+    return (tuple(suit), tuple(order), tuple(s == TRUMP for s in suit), suit_kinds,
+            tuple(max((order[k] for k in ks), default=-1) + 1 for ks in suit_kinds))
+
+
 class TrumpContext:
     """Lookup tables for one hand's trump (level rank, trump suit, variants).
 
@@ -105,17 +121,7 @@ class TrumpContext:
             if self.trump_suit is not None:
                 top += 1
                 order[kind_of(self.trump_suit, level)] = top
-        suit[LITTLE_JOKER] = suit[BIG_JOKER] = TRUMP
-        order[LITTLE_JOKER] = top + 1
-        order[BIG_JOKER] = top + 2
-        self.suit = tuple(suit)
-        self.order = tuple(order)
-        self.is_trump = tuple(s == TRUMP for s in suit)
-        self.suit_kinds = tuple(
-            tuple(sorted((k for k in range(NUM_KINDS) if suit[k] == s), key=lambda k: (order[k], k)))
-            for s in range(NUM_EFFECTIVE_SUITS)
-        )
-        self.suit_size = tuple(max((order[k] for k in ks), default=-1) + 1 for ks in self.suit_kinds)
+        self.suit, self.order, self.is_trump, self.suit_kinds, self.suit_size = suit_tables(suit, order, top)
 
     @property
     def no_trump(self) -> bool:

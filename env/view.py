@@ -20,8 +20,34 @@ from env.trump import TrumpContext
 from env.variants import RuleOptions
 
 
+class SeatView:
+    """The names every seat's view answers whatever the rule set (:class:`PlayerView`,
+    :class:`env.guafeng.view.GuafengView`): those a :class:`~env.game.Hand` has too, read
+    from the view's ``seat``, ``to_act``, ``level``, ``dealer`` and ``tricks``."""
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act (the :class:`Hand` attribute's name)."""
+        return self.to_act
+
+    @property
+    def level_rank(self) -> int:
+        """Index 0..12 of the level rank in :data:`env.cards.RANKS`."""
+        return RANKS.index(self.level)
+
+    @property
+    def trick_number(self) -> int:
+        """0-based number of the current trick."""
+        return len(self.tricks)
+
+    def is_dealer_team(self, seat: int | None = None) -> bool:
+        """Whether ``seat`` (default: the viewer) is on the dealer's team (刮风: the stage team)."""
+        seat = self.seat if seat is None else seat
+        return self.dealer is not None and (seat - self.dealer) % 2 == 0
+
+
 @dataclass(frozen=True)
-class PlayerView:
+class PlayerView(SeatView):
     """One seat's view of a hand at a moment (seats are absolute, 0..3).
 
     Attributes:
@@ -84,34 +110,14 @@ class PlayerView:
     return_to: int | None = None
 
     @property
-    def current_player(self) -> int | None:
-        """The seat to act (the :class:`Hand` attribute's name)."""
-        return self.to_act
-
-    @property
     def standing(self) -> StandingBid | None:
         """The standing bid (the :class:`Hand` attribute's name)."""
         return self.standing_bid
 
     @property
-    def level_rank(self) -> int:
-        """Index 0..12 of the level rank."""
-        return RANKS.index(self.level)
-
-    @property
-    def trick_number(self) -> int:
-        """0-based number of the current trick."""
-        return len(self.tricks)
-
-    @property
     def is_leading(self) -> bool:
         """True when it is this seat's turn to lead a trick."""
         return self.phase == Phase.PLAY and self.to_act == self.seat and self.lead is None
-
-    def is_dealer_team(self, seat: int | None = None) -> bool:
-        """Whether ``seat`` (default: the viewer) is on the dealer's team."""
-        seat = self.seat if seat is None else seat
-        return self.dealer is not None and (seat - self.dealer) % 2 == 0
 
     def legal_plays(self, max_plays: int | None = None) -> MoveList:
         """Every legal lead attempt or follow for the viewer (bounded by ``max_plays``)."""

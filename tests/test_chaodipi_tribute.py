@@ -523,6 +523,7 @@ def test_a_tribute_hand_is_played_over_the_websocket():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # starlette warns about its httpx transport on import
         from fastapi.testclient import TestClient
+    from tests.test_web import until_turn
     from ui.web.server import WebSettings, create_app
 
     app = create_app(WebSettings(seats=("human", "greedy", "greedy", "greedy"), ai_delay=0.0, rules=BOTH.to_dict()))
@@ -534,12 +535,9 @@ def test_a_tribute_hand_is_played_over_the_websocket():
     actions = []
     with client.websocket_connect(f"/ws/{game_id}") as ws:
         while True:
-            state = ws.receive_json()
-            assert state["type"] == "state", state
+            state = until_turn(ws)
             if state["result"]:
                 break
-            if not state["your_turn"]:
-                continue
             if state["phase"] in ("deal", "final_bid", "rebid"):
                 ws.send_json({"type": "pass"})
                 actions.append("pass")

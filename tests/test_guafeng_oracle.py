@@ -211,6 +211,7 @@ def counts(cards) -> list[int]:
 
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+THOROUGH = settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 # ---------------------------------------------------------------- comparisons with the engine
@@ -284,19 +285,30 @@ def _lead_and_hand(data, pool, oracle):
     return lead, sorted(hand)
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(positions(), st.data())
-def test_follows_agree_with_brute_force(position, data):
-    from env.guafeng.combos import classify, follow_error
-    from env.guafeng.moves import legal_follows
+def _follow_case(position, data):
+    """A lead and a follower's hand that can follow it, with the oracle, the engine's context and the
+    engine's reading of the lead; ``None`` when the hand drawn is too short."""
+    from env.guafeng.combos import classify
     from env.guafeng.order import guafeng_context
 
     level, trump, pool = position
     oracle, ctx = Oracle(level, trump), guafeng_context(level, trump)
     lead, hand = _lead_and_hand(data, pool, oracle)
     if len(hand) < len(lead):
+        return None
+    return oracle, ctx, lead, hand, classify(ctx, kinds(lead))
+
+
+@THOROUGH
+@given(positions(), st.data())
+def test_follows_agree_with_brute_force(position, data):
+    from env.guafeng.combos import follow_error
+    from env.guafeng.moves import legal_follows
+
+    case = _follow_case(position, data)
+    if case is None:
         return
-    combo = classify(ctx, kinds(lead))
+    oracle, ctx, lead, hand, combo = case
     held = sum(1 for c in hand if oracle.eff(c) == oracle.combination(lead)[1])
     event(f"{combo.kind} lead, {'long' if held > len(lead) else 'short'} in its suit")
     hand_counts = counts(hand)
@@ -354,19 +366,15 @@ def test_leads_and_lead_completion_agree_with_brute_force(position, data):
         assert (lead_error(ctx, hand_counts, kinds(picked)) is None) == (picked in legal)
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@THOROUGH
 @given(positions(), st.data())
 def test_follow_completion_agrees_with_brute_force(position, data):
-    from env.guafeng.combos import classify
     from env.guafeng.moves import can_complete_follow
-    from env.guafeng.order import guafeng_context
 
-    level, trump, pool = position
-    oracle, ctx = Oracle(level, trump), guafeng_context(level, trump)
-    lead, hand = _lead_and_hand(data, pool, oracle)
-    if len(hand) < len(lead):
+    case = _follow_case(position, data)
+    if case is None:
         return
-    combo = classify(ctx, kinds(lead))
+    oracle, ctx, lead, hand, combo = case
     legal = [play for play in sub_multisets(hand, len(lead)) if oracle.follow_ok(hand, list(play), lead)]
     reachable = {sub for play in legal for sub in sub_multisets(list(play))}
     hand_counts = counts(hand)

@@ -22,9 +22,11 @@ from env.errors import IllegalActionError
 from env.guafeng.combos import classify
 from env.guafeng.fixing import Fix
 from env.guafeng.hand import GuafengHand
+from env.ruleset import ruleset_from_config
+from tests.test_web import until_turn
 from ui.guafeng_session import GuafengSession
 from ui.seats import default_ai, resolve_seats
-from ui.session import GameSession, open_session, ruleset_from_config
+from ui.session import GameSession, open_session
 from ui.web.server import WebSettings, create_app
 
 SEATS = ["human", "random", "random", "random"]
@@ -266,12 +268,9 @@ def test_a_guafeng_hand_over_the_websocket() -> None:
     decisions = []
     with client.websocket_connect(f"/ws/{game}") as ws:
         while True:
-            state = ws.receive_json()
-            assert state["type"] == "state", state
+            state = until_turn(ws)
             if state["result"]:
                 break
-            if not state["your_turn"]:
-                continue
             assert state["rules"] == "guafeng" and "guafeng" in state
             decision = state["decision"]
             decisions.append(decision)

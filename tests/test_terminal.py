@@ -31,6 +31,13 @@ def _first_listed(child: pexpect.spawn, prompt: str) -> str:
     return listed.group(1)
 
 
+def _refuses_an_illegal_play(child: pexpect.spawn) -> None:
+    """At the play prompt, a play that is never legal is refused and asked again."""
+    child.sendline("SA SA SA")  # never legal: there are only two SA
+    child.expect("play> ")
+    assert "Illegal:" in ANSI.sub("", child.before)
+
+
 def test_terminal_plays_a_whole_hand(tmp_path: Path) -> None:
     """Take the first bid, bury and play the first choice listed by `?`, until the hand is scored."""
     child = _spawn(tmp_path, "seed=5", "seats=[human,greedy,greedy,greedy]")
@@ -48,9 +55,7 @@ def test_terminal_plays_a_whole_hand(tmp_path: Path) -> None:
         elif prompt in ("bury> ", "play> "):
             if prompt == "play> " and not illegal_tried:
                 illegal_tried = True
-                child.sendline("SA SA SA")  # never legal: there are only two SA
-                child.expect(prompt)
-                assert "Illegal:" in ANSI.sub("", child.before)
+                _refuses_an_illegal_play(child)
             child.sendline(_first_listed(child, prompt))
             plays += prompt == "play> "
         else:
@@ -121,9 +126,7 @@ def test_terminal_plays_a_guafeng_hand(tmp_path: Path) -> None:
         else:
             if prompt == "play> " and not illegal_tried:
                 illegal_tried = True
-                child.sendline("SA SA SA")  # never legal: there are only two SA
-                child.expect(prompt)
-                assert "Illegal:" in ANSI.sub("", child.before)
+                _refuses_an_illegal_play(child)
             child.sendline(_first_listed(child, prompt))
     text = "".join(transcript)
     child.close()

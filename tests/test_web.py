@@ -37,7 +37,7 @@ def _new_game(client: TestClient, **body) -> str:
     return response.json()["id"]
 
 
-def _until_turn(ws) -> dict:
+def until_turn(ws) -> dict:
     """Read messages until it is our decision or the hand is over; returns that state."""
     while True:
         message = ws.receive_json()
@@ -63,10 +63,10 @@ def _act(ws, state: dict) -> str:
 
 def _play_hand(ws) -> tuple[dict, list[str]]:
     actions = []
-    state = _until_turn(ws)
+    state = until_turn(ws)
     while not state["result"]:
         actions.append(_act(ws, state))
-        state = _until_turn(ws)
+        state = until_turn(ws)
     return state, actions
 
 
@@ -120,7 +120,7 @@ def test_malformed_and_illegal_messages_change_nothing(client: TestClient) -> No
     game = _new_game(client, seed=5, episode="hand")
     with client.websocket_connect(f"/ws/{game}") as ws:
         checked_phases = set()
-        state = _until_turn(ws)
+        state = until_turn(ws)
         while len(checked_phases) < 3 and not state["result"]:
             if state["phase"] not in checked_phases:
                 checked_phases.add(state["phase"])
@@ -133,7 +133,7 @@ def test_malformed_and_illegal_messages_change_nothing(client: TestClient) -> No
                         ws.send_json({"type": "state"})
                         assert ws.receive_json() == state, frame
             _act(ws, state)
-            state = _until_turn(ws)
+            state = until_turn(ws)
     assert checked_phases == {"deal", "kitty", "play"}
 
 
@@ -148,7 +148,7 @@ def test_binary_frames_are_answered_and_the_connection_stays(client: TestClient)
     """A binary frame is read like a text one: UTF-8 JSON works, anything else gets an error reply."""
     game = _new_game(client, seed=5, episode="hand")
     with client.websocket_connect(f"/ws/{game}") as ws:
-        state = _until_turn(ws)
+        state = until_turn(ws)
         ws.send_bytes(b'{"type": "state"}')
         assert ws.receive_json() == state
         for frame, reason in [(b"\xff\xfe{", "UTF-8"), (b"\xc3", "UTF-8"), (b"", "malformed JSON"),
@@ -161,7 +161,7 @@ def test_binary_frames_are_answered_and_the_connection_stays(client: TestClient)
             assert ws.receive_json() == state
         # The game goes on over the same connection.
         _act(ws, state)
-        assert _until_turn(ws)["version"] > state["version"]
+        assert until_turn(ws)["version"] > state["version"]
 
 
 _JSON = st.recursive(
@@ -200,7 +200,7 @@ def test_random_frames_are_answered_and_change_nothing(client: TestClient) -> No
     """
     game = _new_game(client, seed=5, episode="hand")
     with client.websocket_connect(f"/ws/{game}") as ws:
-        state = _until_turn(ws)
+        state = until_turn(ws)
         assert state["phase"] == "deal" and state["bid_options"]
 
         @settings(max_examples=250, deadline=None)
@@ -224,10 +224,10 @@ def test_follow_refuses_cards_that_break_the_duty(client: TestClient) -> None:
     """While following, a card outside every legal play is refused with the rules' reason."""
     game = _new_game(client, seed=5, episode="hand")
     with client.websocket_connect(f"/ws/{game}") as ws:
-        state = _until_turn(ws)
+        state = until_turn(ws)
         while not (state["phase"] == "play" and state["selection"]["needed"]):
             _act(ws, state)
-            state = _until_turn(ws)
+            state = until_turn(ws)
         held = {c["c"] for c in state["hand"]}
         refused = sorted(held - set(state["selection"]["addable"]))
         assert refused, "seed 5: the first follow has a duty to follow suit"
@@ -244,10 +244,10 @@ def test_several_games_at_once(client: TestClient) -> None:
     first, second = _new_game(client, seed=5, episode="hand"), _new_game(client, seed=6, episode="hand")
     assert first != second
     with client.websocket_connect(f"/ws/{first}") as ws1, client.websocket_connect(f"/ws/{second}") as ws2:
-        state1, state2 = _until_turn(ws1), _until_turn(ws2)
+        state1, state2 = until_turn(ws1), until_turn(ws2)
         assert state1["game"] == first and state2["game"] == second
         _act(ws1, state1)
-        state1 = _until_turn(ws1)
+        state1 = until_turn(ws1)
         ws2.send_json({"type": "state"})
         assert ws2.receive_json() == state2  # the other game did not move
     listed = {g["id"] for g in client.get("/api/games").json()}

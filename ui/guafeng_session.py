@@ -45,6 +45,9 @@ class GuafengSession(GameSession):
 
     hand: GuafengHand
     match: GuafengMatch
+    CARD_PHASES = (GuafengPhase.GIVE_BACK, GuafengPhase.KITTY, GuafengPhase.PLAY)
+    """The phases whose decision is cards: a person gives back (回牌), buries or plays (:meth:`submit`)."""
+    NO_CARDS = "no cards to give in phase {phase}: fix or pass"
 
     def _new_match(self, max_hands: int) -> GuafengMatch:
         self.max_hands = min(max_hands, self.ruleset.options.match_hands)
@@ -185,17 +188,6 @@ class GuafengSession(GameSession):
         pool = sorted((k for k in range(NUM_KINDS) for _ in range(max(rest[k], 0))),
                       key=lambda k: (ctx.suit[k] != lead.suit, -ctx.order[k]))
         return pool[:lead.length - len(picked)]
-
-    def submit(self, seat: int, cards: Sequence[str | int] | str) -> tuple[int, ...]:
-        """A person gives back (回牌), buries or plays cards; returns the cards played (empty otherwise)."""
-        self._check_person(seat)
-        try:
-            kinds = parse_cards(cards)
-        except ValueError as error:
-            raise IllegalActionError(str(error)) from None
-        if self.hand.phase not in (GuafengPhase.GIVE_BACK, GuafengPhase.KITTY, GuafengPhase.PLAY):
-            raise IllegalActionError(f"no cards to give in phase {self.hand.phase.value}: fix or pass")
-        return self._apply(seat, kinds) or ()
 
     def lead_name(self, kinds: Sequence[int]) -> str | None:
         """The combination of a lead in words (``"pair of hearts"``), once the trump is public."""

@@ -26,7 +26,7 @@ from env.errors import IllegalActionError
 from env.game import Hand, Phase
 from env.match import Match
 from env.moves import MoveList
-from env.ruleset import RuleSet, as_ruleset, make_ruleset
+from env.ruleset import RuleSet, ruleset_from_config
 from env.variants import RuleOptions
 from env.view import PlayerView, view_of
 from ui.narrate import narrate
@@ -68,6 +68,11 @@ class GameSession:
     the session class a rule set needs (:class:`ui.guafeng_session.GuafengSession`
     for 刮风).
     """
+
+    CARD_PHASES: tuple = (Phase.KITTY, Phase.PLAY, *ONE_CARD_PHASES)
+    """The phases whose decision is cards (:meth:`submit`)."""
+    NO_CARDS = "no cards to play in phase {phase}: bid or pass"
+    """What :meth:`submit` says in the other phases."""
 
     def __init__(self, seats: Sequence[str], seed: int = 0, rules: RuleSet | RuleOptions | dict | None = None,
                  episode: str = "match", max_hands: int = 200, agents: Sequence[Agent | None] | None = None,
@@ -289,14 +294,15 @@ class GameSession:
         return pool[:need]
 
     def submit(self, seat: int, cards: Sequence[str | int] | str) -> tuple[int, ...]:
-        """A person buries the kitty or plays cards; returns the cards played (a failed throw plays fewer)."""
+        """A person decides with cards (in the phases of :attr:`CARD_PHASES`: buries the kitty, plays,
+        gives a card...); returns the cards played (a failed throw plays fewer; empty for other decisions)."""
         self._check_person(seat)
         try:
             kinds = parse_cards(cards)
         except ValueError as error:
             raise IllegalActionError(str(error)) from None
-        if self.hand.phase not in (Phase.KITTY, Phase.PLAY, *ONE_CARD_PHASES):
-            raise IllegalActionError(f"no cards to play in phase {self.hand.phase.value}: bid or pass")
+        if self.hand.phase not in self.CARD_PHASES:
+            raise IllegalActionError(self.NO_CARDS.format(phase=self.hand.phase.value))
         return self._apply(seat, kinds) or ()
 
     def legal_plays(self, seat: int, max_plays: int = 30) -> MoveList:
@@ -408,18 +414,6 @@ class GameSession:
             return self.hand_logs[index]
         except IndexError:
             raise IllegalActionError(f"no finished hand {index}: {len(self.hand_logs)} finished") from None
-
-
-def ruleset_from_config(rules: RuleSet | RuleOptions | dict | None) -> RuleSet:
-    """The rule set of a config: a rule set, the standard game's options, or a dict of them
-    whose ``ruleset`` key names another rule set (``{"ruleset": "guafeng", "match_hands": 13}``)."""
-    if isinstance(rules, RuleSet | RuleOptions) or rules is None:
-        return as_ruleset(rules)
-    options = dict(rules)
-    name = options.pop("ruleset", "standard")
-    if name == "standard":
-        return as_ruleset(RuleOptions.from_dict(options))
-    return make_ruleset(name, options)
 
 
 def open_session(seats: Sequence[str], *, rules: RuleSet | RuleOptions | dict | None = None,

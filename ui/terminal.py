@@ -14,6 +14,7 @@ import json
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
@@ -205,21 +206,30 @@ class TerminalGame:
                 self._say(f"  {i}. {format_cards(bid.cards(level_rank))}")
             self._say("  p. pass")
             return False
-        if line.lower() == "hint":
-            suggestion = session.hint(seat)
-            self._say(f"Hint: {'pass' if suggestion is None else bid_text(suggestion)}")
-            return False
-        if self._common(line):
+        if self._hint_or_common(seat, line, bid_text):
             return False
         bid = self._parse_bid(line, options, level_rank)
         if bid is False:
             return False
+        return self._decide(session.bid, seat, bid, "You pass." if bid is None else f"You bid {bid_text(bid)}.")
+
+    def _hint_or_common(self, seat: int, line: str, name: Callable[[Any], str]) -> bool:
+        """Answer ``line`` if it asks for a hint (a bid or fix, named by ``name``) or is a common command;
+        False when it is a decision to read."""
+        if line.lower() == "hint":
+            suggestion = self.session.hint(seat)
+            self._say(f"Hint: {'pass' if suggestion is None else name(suggestion)}")
+            return True
+        return self._common(line)
+
+    def _decide(self, apply: Callable[[int, Any], None], seat: int, choice: Any, done: str) -> bool:
+        """Apply a bid or fix ``choice`` (``None``: pass) for ``seat``; say ``done``, or why it is illegal."""
         try:
-            session.bid(seat, bid)
+            apply(seat, choice)
         except IllegalActionError as error:
             self._say(f"Illegal: {error}", "bold red")
             return False
-        self._say("You pass." if bid is None else f"You bid {bid_text(bid)}.")
+        self._say(done)
         return True
 
     def _fix_turn(self, seat: int) -> bool:
@@ -234,11 +244,7 @@ class TerminalGame:
         line = self._ask("fix", "Type a number to fix, or p to pass (hint, help)")
         if line == "?":
             return False  # the list is printed with every question
-        if line.lower() == "hint":
-            suggestion = session.hint(seat)
-            self._say(f"Hint: {'pass' if suggestion is None else fix_text(suggestion)}")
-            return False
-        if self._common(line):
+        if self._hint_or_common(seat, line, fix_text):
             return False
         if line.lower() in ("p", "pass"):
             fix = None
@@ -247,13 +253,7 @@ class TerminalGame:
         else:
             self._say(f"Illegal: {line} is not one of the numbers 1-{len(options)} or p", "bold red")
             return False
-        try:
-            session.fix(seat, fix)
-        except IllegalActionError as error:
-            self._say(f"Illegal: {error}", "bold red")
-            return False
-        self._say("You pass." if fix is None else f"You fix (扣主): {fix_text(fix)}.")
-        return True
+        return self._decide(session.fix, seat, fix, "You pass." if fix is None else f"You fix (扣主): {fix_text(fix)}.")
 
     def _parse_bid(self, line: str, options: list[Bid], level_rank: int) -> Bid | bool | None:
         """The bid a line names (``None`` = pass), or ``False`` after explaining why it names none."""

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from agents.base import Agent
 from agents.bots.guafeng.greedy import GuafengGreedy
-from agents.bots.heuristics import beats, card_value, lowest_cards, play_cost, play_points, trick_state, trump_count_for
+from agents.bots.heuristics import beats, greedy_follow, greedy_lead, lowest_cards, trick_state, trump_count_for
 from env.bidding import Bid
-from env.cards import NUM_KINDS, POINTS, RANKS
+from env.cards import NUM_KINDS, RANKS
 from env.trump import TRUMP
 from env.view import PlayerView
 
@@ -65,26 +65,11 @@ class GreedyAgent(Agent):
         return self._follow(view)
 
     def _lead(self, view: PlayerView) -> tuple[int, ...]:
-        ctx, hand = view.ctx, view.hand
-        held = [k for k in range(NUM_KINDS) if hand[k]]
-        plain = [k for k in held if ctx.suit[k] != TRUMP]
-        tops = [k for k in plain if ctx.order[k] == ctx.suit_size[ctx.suit[k]] - 1]
-        if tops:
-            return (tops[0],)
-        pool = plain or held
-        return (min(pool, key=lambda k: (POINTS[k] > 0, card_value(ctx, k), k)),)
+        return greedy_lead(view.ctx, view.hand)
 
     def _follow(self, view: PlayerView) -> tuple[int, ...]:
-        ctx, hand = view.ctx, view.hand
-        plays = view.legal_plays(self.max_plays).plays
+        ctx = view.ctx
         state = trick_state(view)
-        if state.winner == (view.seat + 2) % 4:
-            return max(plays, key=lambda p: (play_points(p), -play_cost(ctx, hand, p)))
-        cheapest_loss = min(plays, key=lambda p: (play_points(p), play_cost(ctx, hand, p)))
-        winners = [p for p in plays if beats(ctx, view, p, state.best_rank)]
-        if winners:
-            win = min(winners, key=lambda p: (play_cost(ctx, hand, p), -play_points(p)))
-            extra = play_cost(ctx, hand, win) - play_cost(ctx, hand, cheapest_loss)
-            if state.points + play_points(win) >= 10 or extra <= 8:
-                return win
-        return cheapest_loss
+        return greedy_follow(ctx, view.hand, view.legal_plays(self.max_plays).plays,
+                             state.winner == (view.seat + 2) % 4, state.points,
+                             lambda p: beats(ctx, view, p, state.best_rank))

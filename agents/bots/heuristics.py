@@ -8,10 +8,10 @@ the expert bot price cards the same way.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from env.cards import BIG_JOKER, LITTLE_JOKER, NUM_SUITS, POINTS, kind_of
+from env.cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, NUM_SUITS, POINTS, kind_of
 from env.rules import NOT_A_WINNER, play_rank, winning_play
 from env.trump import TRUMP, TrumpContext
 from env.view import PlayerView
@@ -107,3 +107,32 @@ def lowest_cards(ctx: TrumpContext, hand: Sequence[int], kinds: Sequence[int], n
     pool = [k for k in kinds for _ in range(hand[k])]
     pool.sort(key=lambda k: (POINTS[k] > 0, card_value(ctx, k), POINTS[k], k))
     return pool[:n]
+
+
+def greedy_lead(ctx: TrumpContext, hand: Sequence[int]) -> tuple[int]:
+    """The greedy bots' lead (any rule set): the top card of a plain suit (an ace) if held, else the
+    cheapest plain single (a trump only when no plain card is left)."""
+    held = [k for k in range(NUM_KINDS) if hand[k]]
+    plain = [k for k in held if ctx.suit[k] != TRUMP]
+    tops = [k for k in plain if ctx.order[k] == ctx.suit_size[ctx.suit[k]] - 1]
+    if tops:
+        return (tops[0],)
+    pool = plain or held
+    return (min(pool, key=lambda k: (POINTS[k] > 0, card_value(ctx, k), k)),)
+
+
+def greedy_follow(ctx: TrumpContext, hand: Sequence[int], plays: Sequence[tuple[int, ...]], partner_winning: bool,
+                  trick_points: int, wins: Callable[[tuple[int, ...]], bool]) -> tuple[int, ...]:
+    """The greedy bots' follow (any rule set) among the legal ``plays``: the most points for the least
+    value when the partner is winning; else the cheapest play that ``wins`` the trick when points are on
+    the table (``trick_points`` and its own) or it costs little more than losing; else the cheapest loss."""
+    if partner_winning:
+        return max(plays, key=lambda p: (play_points(p), -play_cost(ctx, hand, p)))
+    cheapest_loss = min(plays, key=lambda p: (play_points(p), play_cost(ctx, hand, p)))
+    winners = [p for p in plays if wins(p)]
+    if winners:
+        win = min(winners, key=lambda p: (play_cost(ctx, hand, p), -play_points(p)))
+        extra = play_cost(ctx, hand, win) - play_cost(ctx, hand, cheapest_loss)
+        if trick_points + play_points(win) >= 10 or extra <= 8:
+            return win
+    return cheapest_loss

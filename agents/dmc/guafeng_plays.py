@@ -41,7 +41,7 @@ import numpy as np
 from agents.bots.guafeng.judgement import trick_so_far
 from agents.bots.guafeng.tracker import GuafengTracker
 from agents.bots.heuristics import PAIR_BREAK, card_value, play_cost, play_points
-from agents.dmc.plays import Candidates
+from agents.dmc.plays import MAX_FOLLOWS, Candidates, capped_follows, card_step_rows
 from env.actions import NUM_ACTIONS
 from env.cards import NUM_KINDS, POINTS
 from env.guafeng.combos import BOMB, COMBO_TYPES, PAIR, RUFF, SINGLE, Combo, classify, standing
@@ -51,8 +51,6 @@ from env.guafeng.order import TRUMP, GuafengContext
 from env.guafeng.view import GuafengView
 from env.moves import MoveList
 
-MAX_FOLLOWS = 48
-"""Up to this many legal follows, all are candidates; past it, the distinct ideas plus the first ones."""
 MAX_LEADS = 80
 """Up to this many legal leads, all are candidates; past it, every single, pair and bomb plus the longest others."""
 MIN_LONG_LEADS = 24
@@ -105,17 +103,7 @@ def _leads(view: GuafengView) -> list[tuple[int, ...]]:
 
 
 def _follows(view: GuafengView, moves: MoveList) -> list[tuple[int, ...]]:
-    if not moves.truncated and len(moves.plays) <= MAX_FOLLOWS:
-        return list(moves.plays)
-    plays: dict[tuple[int, ...], None] = {}
-    for play in follow_ideas(view):
-        if play not in plays and view.play_error(play) is None:
-            plays[play] = None
-    for play in moves.plays:
-        if len(plays) >= MAX_FOLLOWS:
-            break
-        plays.setdefault(play, None)
-    return list(plays)
+    return capped_follows(view, moves, lambda: follow_ideas(view))
 
 
 def follow_ideas(view: GuafengView) -> list[tuple[int, ...]]:
@@ -217,21 +205,8 @@ def guafeng_step_table(ctx: GuafengContext, layout: str, decision: str) -> np.nd
     """Rows of the 66 card-step actions of a fix, a 回牌 or a burial (PASS, STOP and single card picks),
     in the columns of whole plays so that one network scores all; ``ctx`` lays out the cards
     (:func:`env.guafeng.encoding.layout_context`)."""
-    s = slots_of_layout(layout)
-    table = np.zeros((NUM_ACTIONS, guafeng_play_feature_size(layout)), dtype=np.float32)
-    extra = 2 * s + NUM_SPECIAL
-    card_slots = slot_table(ctx, layout)
-    for kind in range(NUM_KINDS):
-        table[kind, card_slots[kind]] = 1.0
-        table[kind, extra + EXTRA["points"]] = POINTS[kind] / 25.0
-        table[kind, extra + EXTRA["cards"]] = 1 / 8.0
-        table[kind, extra + EXTRA["trump_share"]] = float(ctx.is_trump[kind])
-        table[kind, extra + EXTRA["cost"]] = card_value(ctx, kind) / 100.0
-        table[kind, extra + EXTRA[f"{decision}_pick"]] = 1.0
-    for action in range(NUM_KINDS, NUM_ACTIONS):
-        table[action, 2 * s + action - NUM_KINDS] = 1.0
-    table.setflags(write=False)
-    return table
+    return card_step_rows(ctx, slot_table(ctx, layout), slots_of_layout(layout), guafeng_play_feature_size(layout),
+                          EXTRA, f"{decision}_pick")
 
 
 def guafeng_decision_candidates(view: GuafengView, layout: str, mask: np.ndarray | None = None,

@@ -30,7 +30,7 @@ features, in :mod:`agents.dmc.guafeng_plays`; :func:`decision_candidates` and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -91,23 +91,31 @@ def _leads(view: PlayerView, tracker: CardTracker) -> list[tuple[int, ...]]:
     return list(plays)
 
 
-def _follows(view: PlayerView, moves: MoveList) -> list[tuple[int, ...]]:
+def capped_follows(view, moves: MoveList, ideas: Callable[[], Iterable[tuple[int, ...]]]) -> list[tuple[int, ...]]:
+    """The follows the learner scores, under any rule set: every legal follow of ``moves`` when there
+    are at most :data:`MAX_FOLLOWS` (none cut off); else the distinct legal ones of ``ideas()`` (sorted
+    tuples; asked only then), then the first legal follows, up to :data:`MAX_FOLLOWS`."""
     if not moves.truncated and len(moves.plays) <= MAX_FOLLOWS:
         return moves.plays
     plays: dict[tuple[int, ...], None] = {}
-    built = [build_fill(view, True), build_fill(view, False), build_shaped(view, view.lead.suit, True),
-             build_shaped(view, view.lead.suit, False), build_shaped(view, TRUMP, True),
-             build_shaped(view, TRUMP, False)]
-    for play in [*follow_ideas(view), *built]:
-        if play is not None:
-            play = tuple(sorted(play))
-            if play not in plays and view.play_error(list(play)) is None:
-                plays[play] = None
+    for play in ideas():
+        if play not in plays and view.play_error(list(play)) is None:
+            plays[play] = None
     for play in moves.plays:
         if len(plays) >= MAX_FOLLOWS:
             break
         plays.setdefault(play, None)
     return list(plays)
+
+
+def _follows(view: PlayerView, moves: MoveList) -> list[tuple[int, ...]]:
+    def ideas() -> list[tuple[int, ...]]:
+        built = [build_fill(view, True), build_fill(view, False), build_shaped(view, view.lead.suit, True),
+                 build_shaped(view, view.lead.suit, False), build_shaped(view, TRUMP, True),
+                 build_shaped(view, TRUMP, False)]
+        return [tuple(sorted(play)) for play in [*follow_ideas(view), *built] if play is not None]
+
+    return capped_follows(view, moves, ideas)
 
 
 def play_rows(view: PlayerView, plays: Sequence[tuple[int, ...]], layout: str,
@@ -189,19 +197,27 @@ def step_table(ctx: TrumpContext, layout: str) -> np.ndarray:
     mode; their rows use the same columns as whole plays (a kitty pick is its
     card's first plane plus the ``kitty_pick`` flag), so one network scores all.
     """
-    s = slots_of_layout(layout)
-    table = np.zeros((NUM_ACTIONS, play_feature_size(layout)), dtype=np.float32)
-    extra = 2 * s + NUM_SPECIAL
-    card_slots = slot_table(ctx, layout)
+    return card_step_rows(ctx, slot_table(ctx, layout), slots_of_layout(layout), play_feature_size(layout),
+                          EXTRA, "kitty_pick")
+
+
+def card_step_rows(ctx, card_slots: np.ndarray, slots: int, size: int, extra_index: Mapping[str, int],
+                   pick: str) -> np.ndarray:
+    """The rows (read-only, ``size`` columns) of the 66 card-step actions in the columns of whole plays,
+    under any rule set: a card pick is its card's first plane (``card_slots`` of ``slots`` slots), its
+    points, trump share and keeping value, and the ``pick`` flag of ``extra_index``; STOP, PASS and the
+    bids are their one-hots."""
+    table = np.zeros((NUM_ACTIONS, size), dtype=np.float32)
+    extra = 2 * slots + NUM_SPECIAL
     for kind in range(NUM_KINDS):
         table[kind, card_slots[kind]] = 1.0
-        table[kind, extra + EXTRA["points"]] = POINTS[kind] / 25.0
-        table[kind, extra + EXTRA["cards"]] = 1 / 8.0
-        table[kind, extra + EXTRA["trump_share"]] = float(ctx.is_trump[kind])
-        table[kind, extra + EXTRA["cost"]] = card_value(ctx, kind) / 100.0
-        table[kind, extra + EXTRA["kitty_pick"]] = 1.0
+        table[kind, extra + extra_index["points"]] = POINTS[kind] / 25.0
+        table[kind, extra + extra_index["cards"]] = 1 / 8.0
+        table[kind, extra + extra_index["trump_share"]] = float(ctx.is_trump[kind])
+        table[kind, extra + extra_index["cost"]] = card_value(ctx, kind) / 100.0
+        table[kind, extra + extra_index[pick]] = 1.0
     for action in range(NUM_KINDS, NUM_ACTIONS):
-        table[action, 2 * s + action - NUM_KINDS] = 1.0
+        table[action, 2 * slots + action - NUM_KINDS] = 1.0
     table.setflags(write=False)
     return table
 

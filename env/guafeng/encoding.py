@@ -22,14 +22,13 @@ oldest first: each relative seat's cards, the leader, the winner, the points.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
+from env import encoding
 from env.cards import NUM_KINDS, NUM_SUITS, POINTS
 from env.guafeng.combos import COMBO_TYPES, RUFF, classify, standing, trick_winner
 from env.guafeng.hand import GuafengHand, GuafengPhase
-from env.guafeng.order import LEVELS, TRUMP, GuafengContext, guafeng_context
+from env.guafeng.order import LEVELS, GuafengContext, guafeng_context
 from env.guafeng.ruleset import GuafengRules
 from env.guafeng.scoring import kitty_value
 from env.guafeng.view import GuafengView, guafeng_view_of
@@ -71,12 +70,8 @@ NUM_SCALARS = sum(size for _, size in SCALAR_FEATURES)
 
 
 def slots_of_layout(layout: str) -> int:
-    """Number of card slots of a layout."""
-    if layout == "canonical":
-        return CANONICAL_SLOTS
-    if layout == "raw":
-        return RAW_SLOTS
-    raise ValueError(f"unknown card layout {layout!r}: expected 'canonical' or 'raw'")
+    """Number of card slots of a layout (:func:`env.encoding.slots_of_layout` with 刮风's trump block)."""
+    return encoding.slots_of_layout(layout, TRUMP_SLOTS)
 
 
 def observation_size(layout: str = "canonical") -> int:
@@ -89,28 +84,10 @@ def history_row_size(layout: str = "canonical") -> int:
     return 4 * slots_of_layout(layout) + 4 + 4 + 1
 
 
-@lru_cache(maxsize=512)
 def slot_table(ctx: GuafengContext, layout: str) -> np.ndarray:
-    """Slot of every kind in a layout (an int array of 54)."""
-    if slots_of_layout(layout) == RAW_SLOTS:
-        return np.arange(NUM_KINDS)
-    slots = np.zeros(NUM_KINDS, dtype=np.int64)
-    for position, kind in enumerate(sorted(ctx.suit_kinds[TRUMP], key=lambda k: (-ctx.order[k], k))):
-        slots[kind] = position
-    plain = [s for s in range(NUM_SUITS) if s != ctx.trump_suit]
-    for block, suit in enumerate(plain):
-        for position, kind in enumerate(sorted(ctx.suit_kinds[suit], key=lambda k: (-ctx.order[k], k))):
-            slots[kind] = TRUMP_SLOTS + block * PLAIN_SLOTS + position
-    return slots
-
-
-@lru_cache(maxsize=512)
-def suit_index(ctx: GuafengContext) -> tuple[int, ...]:
-    """Index 0..4 of each effective suit: trump 0, plain suits 1..4 in block order."""
-    index = [0] * 5
-    for block, suit in enumerate(s for s in range(NUM_SUITS) if s != ctx.trump_suit):
-        index[suit] = 1 + block
-    return tuple(index)
+    """Slot of every kind in a layout (an int array of 54): :func:`env.encoding.slot_table` with 刮风's
+    trump block."""
+    return encoding.slot_table(ctx, layout, TRUMP_SLOTS)
 
 
 def layout_context(view: GuafengView) -> GuafengContext:
@@ -200,7 +177,7 @@ class GuafengEncoder:
             out[i] = (view.lead.length - len(picked)) / view.lead.length
         i += 1
         lead = view.lead
-        index = suit_index(ctx)
+        index = encoding.canonical_suit_index(ctx)
         if lead is None:
             out[i + len(COMBO_TYPES)] = 1.0
             out[i + len(COMBO_TYPES) + 1 + 5] = 1.0

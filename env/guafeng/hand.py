@@ -38,7 +38,6 @@ private fields under ``"private"``, known to those seats only
 from __future__ import annotations
 
 import random
-from collections import deque
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -52,13 +51,13 @@ from env.cards import (
     card_list,
     counts_of,
     parse_cards,
-    points_of,
 )
 from env.errors import IllegalActionError
-from env.game import HandResult, TrickRecord, team_of
+from env.game import HandResult
 from env.guafeng.combos import Combo
 from env.guafeng.fixing import Fix, StandingFix, as_fix
 from env.guafeng.ruleset import GuafengRules
+from env.hand_base import HandBase, team_of
 from env.moves import MoveList
 from env.ruleset import make_ruleset
 from env.variants import normalize_rank
@@ -111,18 +110,20 @@ class FixRecord:
     given: tuple[int, ...] = ()         # the cards ``seat`` gave back to ``eaten``
 
 
-def _rotation(seat: int, players: int = 4) -> list[int]:
-    """The other seats in seat order after ``seat``."""
-    return [(seat + i) % players for i in range(1, players)]
-
-
-class GuafengHand:
+class GuafengHand(HandBase):
     """One 刮风 hand, from the first dealt card to the score.
 
     Create with :meth:`new` (a seeded shuffle), :meth:`from_deck` (a given deal
     order), :meth:`from_deal` (hands and kitty given, from the burial or the
     first lead) or :meth:`from_log`; or ``rules.new_hand(seed, ...)``.
     """
+
+    DEAL_PHASE = GuafengPhase.DEAL
+    FINAL_PHASE = GuafengPhase.FINAL_FIX
+    LOG_VERSION = LOG_VERSION
+    standing: StandingFix | None
+    lead: Combo | None
+    result: GuafengResult | None
 
     def __init__(self, rules: GuafengRules | None, dealer: int | None, team_levels: tuple[str, str],
                  stage_run: int = 0):
@@ -141,45 +142,18 @@ class GuafengHand:
         team_levels = levels
         if not isinstance(stage_run, int) or stage_run < 0:
             raise ValueError(f"stage_run must be a non-negative int, got {stage_run!r}")
-        self.ruleset = rules
-        self.options = rules.options
-        self.num_players = layout.players
-        self.dealer = dealer
+        super().__init__(rules, dealer)              # penalty_points stays 0: no penalties in 刮风
         self.team_levels = (team_levels[0], team_levels[1])
         self.stage_run = stage_run                   # hands in a row the stage team was on stage before
         self.level = team_levels[team_of(dealer)] if dealer is not None else rules.levels[0]
-        self.phase = GuafengPhase.DEAL
-        self.current_player: int | None = None
-        self.hands = [[0] * NUM_KINDS for _ in range(layout.players)]
-        self.hand_sizes = [0] * layout.players
-        self.kitty: list[int] = []
-        self.ctx = None
         self.trump: str | None = None                # the trump mode's name once the fixing ends
         self.trump_revealed = False                  # public from the first lead (section 7)
-        self.standing: StandingFix | None = None
         self.first_fixer: int | None = None
         self.fixes: list[FixRecord] = []
         self.stepped_down = False
         self.kitty_taker: int | None = None
         self.buried_by: int | None = None
-        self.played = [[0] * NUM_KINDS for _ in range(layout.players)]
-        self.tricks: list[TrickRecord] = []
-        self.leader: int | None = None
-        self.lead: Combo | None = None
-        self.trick_plays: list[tuple[int, ...]] = []
-        self.trick_points = [0, 0]
-        self.defender_points = 0
-        self.penalty_points = 0                      # no penalties in 刮风; kept for Hand's surface
-        self.result: GuafengResult | None = None
-        self.events: list[dict[str, Any]] = []
-        self.decisions: list[dict[str, Any]] = []
-        self._setup: dict[str, Any] = {}
-        self._rng = random.Random()
-        self._deck: list[int] = []
-        self._dealt = 0
         self._start_seat = dealer if dealer is not None else 0
-        self._pending: deque[int] = deque()
-        self._final_order: list[int] = []
         self._resume_phase = GuafengPhase.DEAL       # the fixing phase a 回牌 interrupts
         self._locked: list[int] = [0] * NUM_KINDS    # the eater's new fix: not to be given back
 
@@ -282,12 +256,6 @@ class GuafengHand:
             hand.apply_decision(decision)
         return hand
 
-    def to_log(self) -> dict[str, Any]:
-        """JSON-serialisable log: the rules, setup, decisions (for replay) and events (for reading)."""
-        return {"version": LOG_VERSION, "ruleset": self.ruleset.name, "options": self.options.to_dict(),
-                "layout": self.ruleset.layout.to_dict(), "setup": dict(self._setup),
-                "decisions": [dict(d) for d in self.decisions], "events": [dict(e) for e in self.events]}
-
     # ------------------------------------------------------------------ decisions by phase
     def act(self, seat: int, decision: Any) -> None:
         """Apply an agent's decision for ``seat`` by phase: a fix or ``None`` (pass) while fixing,
@@ -320,12 +288,6 @@ class GuafengHand:
         else:
             raise ValueError(f"unknown guafeng decision {action!r}")
 
-    def _check_turn(self, seat: int, phases: tuple[GuafengPhase, ...], what: str) -> None:
-        if self.phase not in phases:
-            raise IllegalActionError(f"cannot {what} in phase {self.phase.value}")
-        if seat != self.current_player:
-            raise IllegalActionError(f"seat {seat} cannot {what}: it is seat {self.current_player}'s turn")
-
     @staticmethod
     def _kinds(cards: Any, what: str) -> list[int]:
         try:
@@ -347,27 +309,8 @@ class GuafengHand:
             return []
         return self.ruleset.fix_options(self.hands[seat], self.standing)
 
-    def _advance(self) -> None:
-        """Run the deal until the next decision point, or past the fixing."""
-        while True:
-            while self._pending:
-                seat = self._pending[0]
-                if self.fix_options(seat):
-                    self.current_player = seat
-                    return
-                self._pending.popleft()
-            if self.phase == GuafengPhase.DEAL:
-                if self._dealt < self.ruleset.layout.dealt_cards:
-                    self._deal_one()
-                    continue
-                self.phase = GuafengPhase.FINAL_FIX
-                self._final_order = [(self._start_seat + i) % self.num_players for i in range(self.num_players)]
-                self.events.append({"type": "final_round"})
-            if self._final_order:
-                self._pending.append(self._final_order.pop(0))
-                continue
-            self._finish_fixing()
-            return
+    def _has_deal_options(self, seat: int) -> bool:
+        return bool(self.fix_options(seat))
 
     def _deal_one(self) -> None:
         seat = (self._start_seat + self._dealt) % self.num_players
@@ -416,8 +359,7 @@ class GuafengHand:
                             "eats": None if old is None else old.seat,
                             "known_to": [seat], "private": {"base": card_list(fix.base)}})
         if eaten is None:
-            self._pending = deque(_rotation(seat, self.num_players))
-            self._advance()
+            self._ask_after(seat)
             return
         taken = old.fix.cards
         for k in taken:
@@ -437,10 +379,7 @@ class GuafengHand:
 
     def pass_fix(self, seat: int) -> None:
         """Decline to fix at a decision point."""
-        self._check_turn(seat, (GuafengPhase.DEAL, GuafengPhase.FINAL_FIX), "pass")
-        self._pending.popleft()
-        self.decisions.append({"seat": seat, "action": "pass"})
-        self._advance()
+        self._pass_deal_decision(seat)
 
     # ------------------------------------------------------------------ 回牌
     @property
@@ -494,11 +433,11 @@ class GuafengHand:
                             "known_to": [to, seat], "private": {"cards": card_list(sorted(kinds))}})
         self.phase = self._resume_phase
         self._locked = [0] * NUM_KINDS
-        self._pending = deque(_rotation(seat, self.num_players))
-        self._advance()
+        self._ask_after(seat)
 
     # ------------------------------------------------------------------ the end of the fixing
-    def _finish_fixing(self) -> None:
+    def _finish_deal(self) -> None:
+        """The end of the fixing: a redeal, a step-down, or the standing fix's trump mode."""
         layout = self.ruleset.layout
         if self.standing is None:
             if self.dealer is None:  # a first hand without a fix: shuffle and deal again
@@ -631,22 +570,6 @@ class GuafengHand:
             self._finish_trick()
         return tuple(kinds)
 
-    def _finish_trick(self) -> None:
-        winner = (self.leader + self.ruleset.winning_play(self.ctx, self.lead, self.trick_plays[1:])) % \
-            self.num_players
-        points = sum(points_of(p) for p in self.trick_plays)
-        self.trick_points[team_of(winner)] += points
-        if not self.is_dealer_team(winner):
-            self.defender_points += points
-        self.tricks.append(TrickRecord(self.leader, tuple(self.trick_plays), winner, points))
-        self.events.append({"type": "trick", "winner": winner, "points": points})
-        last_lead = self.lead
-        self.trick_plays = []
-        self.lead = None
-        self.leader = self.current_player = winner
-        if self.hand_sizes[winner] == 0:
-            self._score(winner, last_lead)
-
     def _score(self, last_winner: int, last_lead: Combo) -> None:
         """捡底 (section 8) and the table of section 9, with the stage count of ``stage_limit``."""
         rules = self.ruleset
@@ -672,16 +595,6 @@ class GuafengHand:
                             "kitty": card_list(self.kitty)})
 
     # ------------------------------------------------------------------ reading the state
-    def hand_cards(self, seat: int) -> list[int]:
-        """The kinds in a seat's hand, sorted."""
-        return [k for k in range(NUM_KINDS) for _ in range(self.hands[seat][k])]
-
-    def cards_accounted(self) -> int:
-        """Cards in hands + kitty + played, plus the undealt rest while fixing (always the whole deck)."""
-        if self.phase.is_fixing:
-            return sum(self.hand_sizes) + self.ruleset.layout.deck_size - self._dealt
-        return sum(self.hand_sizes) + len(self.kitty) + sum(sum(p) for p in self.played)
-
     def visible_events(self, seat: int) -> list[dict[str, Any]]:
         """The events as ``seat`` knows them: private fields only where it is in ``known_to``."""
         seen = []

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from env.cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, NUM_RANKS, NUM_SUITS, RANKS, SUITS, kind_of
-from env.trump import NUM_EFFECTIVE_SUITS, TRUMP
+from env.cards import LITTLE_JOKER, NUM_KINDS, NUM_RANKS, NUM_SUITS, RANKS, SUITS, kind_of
+from env.trump import TRUMP, suit_tables
 from env.variants import normalize_rank
 
 LEVELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
@@ -133,18 +133,7 @@ class GuafengContext:
             if trump_suit is not None:
                 top += 1
                 order[kind_of(trump_suit, r)] = top
-        suit[LITTLE_JOKER] = suit[BIG_JOKER] = TRUMP
-        order[LITTLE_JOKER] = top + 1
-        order[BIG_JOKER] = top + 2
-
-        self.suit = tuple(suit)
-        self.order = tuple(order)
-        self.is_trump = tuple(s == TRUMP for s in suit)
-        self.suit_kinds = tuple(
-            tuple(sorted((k for k in range(NUM_KINDS) if suit[k] == s), key=lambda k: (order[k], k)))
-            for s in range(NUM_EFFECTIVE_SUITS)
-        )
-        self.suit_size = tuple(max((order[k] for k in ks), default=-1) + 1 for ks in self.suit_kinds)
+        self.suit, self.order, self.is_trump, self.suit_kinds, self.suit_size = suit_tables(suit, order, top)
         self.value_kinds = tuple(
             (-1, kind_of(s, RANK_ACE), *(kind_of(s, r) for r in range(NUM_RANKS))) for s in range(NUM_SUITS)
         )

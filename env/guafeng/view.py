@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from env.cards import NUM_KINDS, RANKS, parse_cards
+from env.cards import NUM_KINDS, parse_cards
 from env.game import TrickRecord, team_of
 from env.guafeng.combos import Combo
 from env.guafeng.fixing import JOKERS, Fix
@@ -35,6 +35,7 @@ from env.guafeng.hand import GuafengHand, GuafengPhase, GuafengResult
 from env.guafeng.order import GuafengContext
 from env.guafeng.ruleset import GuafengOptions, GuafengRules
 from env.moves import MoveList
+from env.view import SeatView
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ class SeenFix:
 
 
 @dataclass(frozen=True)
-class GuafengView:
+class GuafengView(SeatView):
     """One seat's view of a 刮风 hand at a moment (seats are absolute, 0..3).
 
     Attributes:
@@ -151,26 +152,11 @@ class GuafengView:
     defender_points: int
     result: GuafengResult | None
 
-    # ------------------------------------------------------------------ names shared with PlayerView / Hand
-    @property
-    def current_player(self) -> int | None:
-        """The seat to act (the hand's attribute name)."""
-        return self.to_act
-
-    @property
-    def level_rank(self) -> int:
-        """Index 0..12 of the level rank in :data:`env.cards.RANKS`."""
-        return RANKS.index(self.level)
-
+    # ------------------------------------------------------------------ names shared with GuafengHand
     @property
     def stage_team(self) -> int | None:
         """The stage team (0 = seats 0 and 2, 1 = seats 1 and 3); ``None`` before a first hand's first fix."""
         return None if self.dealer is None else team_of(self.dealer)
-
-    @property
-    def trick_number(self) -> int:
-        """0-based number of the current trick."""
-        return len(self.tricks)
 
     @property
     def first_lead(self) -> bool:
@@ -200,11 +186,6 @@ class GuafengView:
         if self.phase == GuafengPhase.KITTY:
             return "bury"
         return "lead" if self.lead is None else "follow"
-
-    def is_dealer_team(self, seat: int | None = None) -> bool:
-        """Whether ``seat`` (default: the viewer) is on the stage team."""
-        seat = self.seat if seat is None else seat
-        return self.dealer is not None and team_of(seat) == team_of(self.dealer)
 
     @property
     def standing_fix(self) -> SeenFix | None:

@@ -33,8 +33,9 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from env.errors import IllegalActionError
+from env.ruleset import ruleset_from_config
 from ui.seats import DEFAULT_AI, HUMAN, resolve_seats
-from ui.session import open_session, ruleset_from_config
+from ui.session import open_session
 from ui.web.checkpoints import CheckpointChoice, checkpoint_choices, public_seat_name
 from ui.web.games import WebGame
 from ui.web.protocol import ProtocolError, parse_message

@@ -8,11 +8,10 @@ from agents.bots.guafeng.base import GuafengPolicy
 from agents.bots.guafeng.judgement import blind_value, is_special, level_rank_of, trick_so_far, wins_over
 from agents.bots.guafeng.play import follow_candidates
 from agents.bots.guafeng.setup import best_fix, choose_give_back
-from agents.bots.heuristics import card_value, play_cost, play_points
+from agents.bots.heuristics import greedy_follow, greedy_lead
 from env.cards import NUM_KINDS, POINTS
 from env.game import team_of
 from env.guafeng.fixing import Fix
-from env.trump import TRUMP
 
 
 class GuafengGreedy(GuafengPolicy):
@@ -54,26 +53,9 @@ class GuafengGreedy(GuafengPolicy):
         return self._follow(view)
 
     def _lead(self, view: Any) -> tuple[int, ...]:
-        ctx, hand = view.ctx, view.hand
-        held = [k for k in range(NUM_KINDS) if hand[k]]
-        plain = [k for k in held if ctx.suit[k] != TRUMP]
-        tops = [k for k in plain if ctx.order[k] == ctx.suit_size[ctx.suit[k]] - 1]
-        if tops:
-            return (tops[0],)
-        pool = plain or held
-        return (min(pool, key=lambda k: (POINTS[k] > 0, card_value(ctx, k), k)),)
+        return greedy_lead(view.ctx, view.hand)
 
     def _follow(self, view: Any) -> tuple[int, ...]:
-        ctx, hand = view.ctx, view.hand
-        plays = follow_candidates(view)
         trick = trick_so_far(view)
-        if trick.winner == (view.seat + 2) % 4:
-            return max(plays, key=lambda p: (play_points(p), -play_cost(ctx, hand, p)))
-        cheapest_loss = min(plays, key=lambda p: (play_points(p), play_cost(ctx, hand, p)))
-        winners = [p for p in plays if wins_over(view, p, trick.best)]
-        if winners:
-            win = min(winners, key=lambda p: (play_cost(ctx, hand, p), -play_points(p)))
-            extra = play_cost(ctx, hand, win) - play_cost(ctx, hand, cheapest_loss)
-            if trick.points + play_points(win) >= 10 or extra <= 8:
-                return win
-        return cheapest_loss
+        return greedy_follow(view.ctx, view.hand, follow_candidates(view), trick.winner == (view.seat + 2) % 4,
+                             trick.points, lambda p: wins_over(view, p, trick.best))
