@@ -19,6 +19,8 @@ from agents.bots import BOTS
 SEARCH = "search"
 """Name of the decision-time search agent; ``search:<prior>`` searches over another prior."""
 _SEARCH_DEFAULTS: dict[str, Any] = {}
+CRITIC = "critic"
+"""``critic:<checkpoint>``: ExpertAgent whose plays the checkpoint may overrule (:mod:`agents.dmc.critic`)."""
 
 CheckpointLoader = Callable[[str, int | None], Agent]
 CHECKPOINT_LOADERS: dict[str, str] = {".pt": "agents.dmc.agent:load_dmc_agent"}
@@ -52,11 +54,16 @@ def search_prior(name: str) -> str | None:
     return None
 
 
+def critic_network(name: str) -> str | None:
+    """The checkpoint of a critic name (``critic:<checkpoint>``), or ``None`` when ``name`` is no critic."""
+    return name[len(CRITIC) + 1:] if name.startswith(CRITIC + ":") else None
+
+
 def is_checkpoint(name: str) -> bool:
-    """True when ``name`` looks like a checkpoint path rather than a bot name (or a search over one)."""
-    prior = search_prior(name)
-    if prior is not None:
-        return is_checkpoint(prior)
+    """True when ``name`` looks like a checkpoint path rather than a bot name (or a search or critic over one)."""
+    inner = search_prior(name) or critic_network(name)
+    if inner is not None:
+        return is_checkpoint(inner)
     return name not in BOTS and ("/" in name or "." in name)
 
 
@@ -76,6 +83,14 @@ def make_agent(name_or_path: str, seed: int | None = None, search: Mapping[str, 
             raise ValueError(f"a search needs a prior that is a bot or a checkpoint, got {name_or_path!r}")
         config = SearchConfig.from_dict(dict(_SEARCH_DEFAULTS if search is None else search))
         return SearchAgent(make_agent(prior, seed), config, seed)
+    network = critic_network(name_or_path)
+    if network is not None:
+        from agents.dmc.critic import CriticAgent
+
+        agent = make_agent(network, seed) if is_checkpoint(network) else None
+        if agent is None or not hasattr(agent, "play_values"):
+            raise ValueError(f"a critic needs a checkpoint of the play action mode, got {name_or_path!r}")
+        return CriticAgent(BOTS["expert"](seed), agent)
     if name_or_path in BOTS:
         return BOTS[name_or_path](seed)
     loader = checkpoint_loader(name_or_path)
@@ -86,4 +101,5 @@ def make_agent(name_or_path: str, seed: int | None = None, search: Mapping[str, 
         raise ValueError(f"no checkpoint loader for {name_or_path!r} (known suffixes: {known}; "
                          "see agents.registry.CHECKPOINT_LOADERS)")
     raise ValueError(f"unknown agent {name_or_path!r}: choose one of {', '.join(sorted(BOTS))}, {SEARCH}, "
-                     f"{SEARCH}:<bot or checkpoint> or a checkpoint path (e.g. checkpoints/model.pt)")
+                     f"{SEARCH}:<bot or checkpoint>, {CRITIC}:<checkpoint> or a checkpoint path "
+                     "(e.g. checkpoints/model.pt)")

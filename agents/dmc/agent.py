@@ -28,7 +28,7 @@ from agents.base import Agent, Decision
 from agents.bots.guafeng.base import GuafengPolicy
 from agents.dmc.features import card_step_table, decision_phase
 from agents.dmc.models import q_values
-from agents.dmc.plays import decision_candidates
+from agents.dmc.plays import decision_candidates, play_rows
 from agents.selfplay.checkpoint import CheckpointError, load_checkpoint, model_from_checkpoint
 from agents.selfplay.config import RunConfig
 from env.actions import PASS, STOP, PlayComposer, action_bid, bid_mask, card_mask, composer_for
@@ -104,6 +104,28 @@ class DMCAgent(Agent):
         phase = torch.tensor([candidates.phase])
         q = q_values(self.model, obs, history, torch.from_numpy(candidates.rows), index, phase)
         return candidates.moves[int(torch.argmax(q))]
+
+    @torch.no_grad()
+    def play_values(self, view: PlayerView, extra: tuple[tuple[int, ...], ...] = ()
+                    ) -> tuple[list[tuple[int, ...]], np.ndarray]:
+        """The whole-play candidates of a lead or follow (plus ``extra`` plays) and their Q, in one pass.
+
+        Needs a ``play``-mode checkpoint; the ``extra`` plays (sorted kinds,
+        legal) are scored with the same features when they are not candidates.
+        """
+        if self.run.action_mode != "play":
+            raise ValueError("play_values needs a checkpoint of the play action mode")
+        candidates = decision_candidates(view, self.run.layout)
+        moves, rows = list(candidates.moves), candidates.rows
+        missing = [p for p in extra if p not in moves]
+        if missing:
+            moves += missing
+            rows = np.concatenate([rows, play_rows(view, missing, self.run.layout)])
+        obs = torch.from_numpy(self.encoder.encode(view, view.seat, [])).unsqueeze(0)
+        history = torch.from_numpy(self.encoder.history(view, view.seat)).unsqueeze(0)
+        index = torch.zeros(len(moves), dtype=torch.long)
+        q = q_values(self.model, obs, history, torch.from_numpy(rows), index, torch.tensor([candidates.phase]))
+        return moves, q.numpy()
 
     def bid(self, view: PlayerView) -> Bid | None:
         if self.run.action_mode == "play":

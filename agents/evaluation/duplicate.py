@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from agents.base import Agent, Decision
 from agents.evaluation.deals import Deal, check_deal, deal_hand
-from agents.registry import is_checkpoint, make_agent, search_prior
+from agents.registry import critic_network, is_checkpoint, make_agent, search_prior
 from agents.runner import play_hand, play_match
 from env.bidding import Bid
 from env.game import Hand, team_of
@@ -147,6 +147,7 @@ _AGENTS: dict[tuple, TimedAgent] = {}
 def _agent(name: str, seat: int, search: tuple[tuple[str, object], ...] = ()) -> TimedAgent:
     # A checkpoint file rewritten in place (training's latest.pt) must not hit a stale cache entry.
     path = search_prior(name) or name
+    path = critic_network(path) or path
     stamp = os.stat(path).st_mtime_ns if is_checkpoint(path) and os.path.exists(path) else None
     key = (name, seat, stamp, search)
     if key not in _AGENTS:
