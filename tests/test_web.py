@@ -191,6 +191,18 @@ def _moves_the_game(frame: str | bytes, bids: int) -> bool:
     return message["type"] == "pass" or (message["type"] == "bid" and 0 <= message["index"] < bids)
 
 
+def test_a_fix_in_a_standard_game_is_refused_with_a_reason(client: TestClient) -> None:
+    # 刮风's messages reach every game: a standard one has no fixes and says so (once a server error).
+    game = _new_game(client, seed=5, episode="hand")
+    with client.websocket_connect(f"/ws/{game}") as ws:
+        state = until_turn(ws)
+        ws.send_json({"type": "fix", "index": 0})
+        reply = ws.receive_json()
+        assert reply["type"] == "error" and "no fix 0" in reply["message"], reply
+        ws.send_json({"type": "state"})
+        assert ws.receive_json() == state
+
+
 def test_random_frames_are_answered_and_change_nothing(client: TestClient) -> None:
     """Any frame, text or binary, of any shape: one reply, never a dropped connection, no change.
 

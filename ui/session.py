@@ -202,6 +202,11 @@ class GameSession:
         if self.hand_over:
             raise IllegalActionError("the hand is over: start the next hand")
 
+    def fix_options(self, seat: int) -> list:
+        """Fixes ``seat`` may make now: none in the standard game (刮风's session has them), so a client's
+        ``fix`` message is refused as any other option that does not exist."""
+        return []
+
     def bid_options(self, seat: int) -> list[Bid]:
         """Bids ``seat`` may make now (empty unless it is asked to bid, in the deal or a 炒地皮 round)."""
         if self.hand.phase not in BID_PHASES or self.hand.current_player != seat:
