@@ -113,12 +113,9 @@ class Hand(HandBase):
                  team_levels: tuple[str, str], tribute: bool = False):
         ruleset = as_ruleset(options)
         super().__init__(ruleset, dealer)
-        num_players = self.num_players
         self.level = level
         self.level_rank = RANKS.index(level)
         self.team_levels = team_levels
-        self.throws_attempted = [0] * num_players
-        self.throws_failed = [0] * num_players
         self.failed_throws: list[tuple[int, tuple[int, ...]]] = []  # public: (seat, attempted kinds)
         self._bid_kinds = ruleset.bid_kinds(self.level_rank)
         # RULES.md 9: the tribute and 炒地皮 (public unless said otherwise).

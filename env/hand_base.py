@@ -76,6 +76,9 @@ class HandBase:
         self.trick_points = [0, 0]
         self.defender_points = 0
         self.penalty_points = 0
+        # Throw attempts and failures by seat (the standard game's; a rule set without throws keeps zeros).
+        self.throws_attempted = [0] * num_players
+        self.throws_failed = [0] * num_players
         self.result = None
         self.events: list[dict[str, Any]] = []
         self.decisions: list[dict[str, Any]] = []

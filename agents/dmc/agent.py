@@ -26,7 +26,7 @@ import torch
 
 from agents.base import Agent, Decision
 from agents.bots.guafeng.base import GuafengPolicy
-from agents.dmc.features import card_step_table, decision_phase
+from agents.dmc.features import card_step_table, decision_phase, is_guafeng
 from agents.dmc.models import q_values
 from agents.dmc.plays import decision_candidates, play_rows
 from agents.selfplay.checkpoint import CheckpointError, load_checkpoint, model_from_checkpoint
@@ -53,7 +53,7 @@ class DMCAgent(Agent):
         # The observation of the rules the network was trained under (RULES.md 9 options add a block;
         # 刮风 has its own).
         self.encoder = make_encoder(run.layout, run.history_len, run.rules)
-        self.guafeng = GuafengQPolicy(self) if run.rules.name == "guafeng" else None
+        self.guafeng = GuafengQPolicy(self) if is_guafeng(run.rules) else None
 
     @classmethod
     def from_checkpoint(cls, path: str | Path, seed: int | None = None, epsilon: float = 0.0) -> DMCAgent:

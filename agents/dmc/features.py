@@ -15,6 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from agents.base import GUAFENG
 from env.actions import FIRST_BID, NUM_ACTIONS, PASS, STOP
 from env.cards import NUM_KINDS, POINTS
 from env.encoding import bidding_context, slot_table, slots_of_layout
@@ -26,7 +27,6 @@ from env.ruleset import RuleSet
 from env.trump import TrumpContext
 
 NUM_SPECIAL = NUM_ACTIONS - NUM_KINDS
-GUAFENG = "guafeng"
 
 
 def is_guafeng(ruleset: RuleSet | None) -> bool:
@@ -87,7 +87,7 @@ def guafeng_action_table(ctx: GuafengContext, layout: str) -> np.ndarray:
 def card_step_table(view, layout: str) -> np.ndarray:
     """The action rows of the seat's decision (a :class:`~env.view.PlayerView` or a 刮风 view),
     laid out as its observation is."""
-    if view.ruleset.name == GUAFENG:
+    if is_guafeng(view.ruleset):
         return guafeng_action_table(guafeng_encoding.layout_context(view), layout)
     return action_table(bidding_context(view), layout)
 

@@ -39,6 +39,7 @@ import numpy as np
 from agents.bots.card_tracker import CardTracker, analysed_lead
 from agents.bots.expert_play import build_fill, build_shaped
 from agents.bots.heuristics import PAIR_BREAK, beats, card_value, trick_state
+from agents.dmc.features import is_guafeng
 from agents.search.candidates import follow_ideas
 from env.actions import NUM_ACTIONS, bid_mask
 from env.cards import NUM_KINDS, POINTS
@@ -122,7 +123,7 @@ def play_rows(view: PlayerView, plays: Sequence[tuple[int, ...]], layout: str,
               tracker: CardTracker | None = None) -> np.ndarray:
     """Feature rows of whole plays at the seat's lead or follow, shape ``(len(plays), play_feature_size)``
     (a 刮风 view: :func:`agents.dmc.guafeng_plays.guafeng_play_rows`)."""
-    if view.ruleset.name == "guafeng":
+    if is_guafeng(view.ruleset):
         from agents.dmc.guafeng_plays import guafeng_play_rows
 
         return guafeng_play_rows(view, plays, layout)
@@ -236,7 +237,7 @@ def decision_candidates(view: PlayerView, layout: str, mask: np.ndarray | None =
     """The candidates of the seat's decision. A kitty pick needs the composer's ``mask`` (what is picked);
     ``follows`` as for :func:`learner_plays`. A 刮风 view's are
     :func:`agents.dmc.guafeng_plays.guafeng_decision_candidates`."""
-    if view.ruleset.name == "guafeng":
+    if is_guafeng(view.ruleset):
         from agents.dmc.guafeng_plays import guafeng_decision_candidates  # built on this module
 
         return guafeng_decision_candidates(view, layout, mask, follows)

@@ -51,10 +51,6 @@ class Settings:
     max_match_hands: int = 200
     search: tuple[tuple[str, object], ...] = ()   # options of search participants (conf/search)
 
-    def options(self) -> RuleOptions:
-        """The rule variants as :class:`RuleOptions` (the standard game's)."""
-        return RuleOptions.from_dict(dict(self.rules))
-
     def rule_set(self) -> RuleSet:
         """The rule set: ``rules`` may name it (``ruleset: guafeng``); the rest are its options."""
         rules = dict(self.rules)
@@ -197,8 +193,8 @@ def _game_record(hand: Hand, a_team: int) -> GameRecord:
     failed = [0, 0]
     for seat in range(4):  # 刮风 has no throws (不能撇牌)
         who = 0 if team_of(seat) == a_team else 1
-        attempted[who] += getattr(hand, "throws_attempted", (0,) * 4)[seat]
-        failed[who] += getattr(hand, "throws_failed", (0,) * 4)[seat]
+        attempted[who] += hand.throws_attempted[seat]
+        failed[who] += hand.throws_failed[seat]
     return GameRecord(a_team, hand.dealer, result.winner, result.levels, result.defender_points,
                       tuple(attempted), tuple(failed))
 

@@ -144,11 +144,6 @@ class RunConfig:
             raise ValueError(f"device={self.device!r} requested but CUDA is not available")
         return device
 
-    @property
-    def ruleset_name(self) -> str:
-        """The rule set's name: ``standard`` or ``guafeng``."""
-        return self.rules.name
-
 
 def _build(cls, data: dict[str, Any], group: str):
     known = {f.name for f in fields(cls)}

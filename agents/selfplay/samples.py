@@ -94,5 +94,5 @@ def hand_samples(decisions: list[tuple], team_reward: tuple[float, float], hand,
         phase=np.array([d[3] for d in decisions], dtype=np.int8),
         target=np.array([team_reward[d[4] % 2] for d in decisions], dtype=np.float32),
         episodes=1, returns=[team_reward[0]],  # 刮风 has no throws
-        throws=(sum(getattr(hand, "throws_attempted", ())), sum(getattr(hand, "throws_failed", ()))),
+        throws=(sum(hand.throws_attempted), sum(hand.throws_failed)),
         **extra)
