@@ -459,8 +459,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         acting = agent == self.agent_selection and not (self.terminations.get(agent) or self.truncations.get(agent))
         picked = self.composer.picked if (acting and self.composer is not None) else None
         mask = self._mask.copy() if acting else np.zeros(NUM_ACTIONS, dtype=np.int8)
-        return {"observation": self.encoder.encode(hand, seat, picked), "action_mask": mask,
-                "history": self.encoder.history(hand, seat)}
+        # 刮风 encodes from a seat's view: the acting seat's composer holds it already, others' is built once.
+        source = hand if not self.guafeng else self.composer.view if acting and self.composer is not None \
+            else view_of(hand, seat)
+        return {"observation": self.encoder.encode(source, seat, picked), "action_mask": mask,
+                "history": self.encoder.history(source, seat)}
 
     def view(self, agent: str | int) -> PlayerView:
         """The :class:`PlayerView` of an agent (name or seat), for agents that think in whole plays."""

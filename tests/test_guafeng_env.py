@@ -188,6 +188,12 @@ def test_random_hands_and_matches_through_the_aec_api():
 
         def check(raw, totals=totals):
             assert raw.hand.cards_accounted() == 108
+            if raw.agents and raw.composer is not None:  # observe encodes from the composer's view: still current
+                seat = AGENTS.index(raw.agent_selection)
+                observed = raw.observe(raw.agent_selection)
+                view = guafeng_view_of(raw.hand, seat)
+                assert np.array_equal(observed["observation"], raw.encoder.encode(view, seat, raw.composer.picked))
+                assert np.array_equal(observed["history"], raw.encoder.history(view, seat))
             for i, agent in enumerate(AGENTS):
                 totals[i] += raw.rewards.get(agent, 0.0)
 

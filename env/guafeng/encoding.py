@@ -25,22 +25,18 @@ from __future__ import annotations
 import numpy as np
 
 from env import encoding
-from env.cards import NUM_KINDS, NUM_SUITS, POINTS
+from env.cards import NUM_KINDS, NUM_SUITS, POINTS, SUITS
 from env.guafeng.combos import COMBO_TYPES, RUFF, classify, standing, trick_winner
 from env.guafeng.hand import GuafengHand, GuafengPhase
-from env.guafeng.order import LEVELS, GuafengContext, guafeng_context
+from env.guafeng.order import LEVELS, TRUMP_MODES, GuafengContext, guafeng_context
 from env.guafeng.ruleset import GuafengRules
 from env.guafeng.scoring import kitty_value
 from env.guafeng.view import GuafengView, guafeng_view_of
 
 TRUMP_SLOTS = 27
-PLAIN_SLOTS = 13
-CANONICAL_SLOTS = TRUMP_SLOTS + NUM_SUITS * PLAIN_SLOTS
-RAW_SLOTS = NUM_KINDS
 LAYOUT = GuafengRules.LAYOUT
 PHASES = tuple(GuafengPhase)
 DECISIONS = ("fix", "give_back", "bury", "lead", "follow")
-TRUMP_MODES = ("suit", "none", "constants")
 MAX_KITTY_VALUE = 360  # BJ BJ LJ LJ
 
 CARD_SETS = (
@@ -207,7 +203,7 @@ class GuafengEncoder:
             mode = "constants" if view.trump == "constants" else "none" if view.trump is None else "suit"
             out[i + TRUMP_MODES.index(mode)] = 1.0
             if mode == "suit":
-                out[i + len(TRUMP_MODES) + 1 + "SHCD".index(view.trump)] = 1.0
+                out[i + len(TRUMP_MODES) + 1 + SUITS.index(view.trump)] = 1.0
         else:
             out[i + len(TRUMP_MODES)] = 1.0
         i += len(TRUMP_MODES) + 1 + NUM_SUITS

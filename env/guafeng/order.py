@@ -52,13 +52,6 @@ def is_constant_trump(kind: int) -> bool:
     return kind >= LITTLE_JOKER or kind % NUM_RANKS in CONSTANT_RANKS
 
 
-def rank_value(rank: int, ace_low: bool = False) -> int:
-    """Rank value of a printed rank index (0..12 for 2..A): 2..14, or 1 for an A counted low."""
-    if rank == RANK_ACE and ace_low:
-        return LOW_ACE_VALUE
-    return rank + 2
-
-
 def special_ranks(level: int, mode: str) -> tuple[int, ...]:
     """The special ranks of a hand, high to low, as rank indices (section 3).
 
