@@ -20,7 +20,7 @@ from agents.bots.greedy import GreedyAgent
 from agents.bots.random_agent import RandomAgent, random_decision
 from env.actions import FIRST_BID, NUM_ACTIONS, PASS, action_bid
 from env.bidding import Bid, StandingBid
-from env.cards import NUM_KINDS, RANKS, counts_of, kinds_of, parse_cards, points_of
+from env.cards import CARD_NAMES, NUM_KINDS, RANKS, counts_of, kinds_of, parse_cards, points_of
 from env.encoding import ObservationEncoder, observation_size
 from env.errors import IllegalActionError
 from env.game import Hand, Phase
@@ -476,8 +476,11 @@ def test_a_person_gives_and_returns_tribute_cards_in_the_session():
             session.selection(0, [bad])
         assert snapshot(session.hand) == before
         assert session.selection(0, [options[0]]).complete
+        told = len(session.messages)
         session.submit(0, [options[0]])
-        assert any("ribute" in m or "returned" in m for m in session.messages)
+        # the person's own card is told (not only the AI seats' tributes from before)
+        assert any(("returned a card to" if dealer == 0 else f"gave {CARD_NAMES[options[0]]}") in m
+                   for m in session.messages[told:])
 
 
 def test_a_person_can_bid_in_a_chaodipi_round_in_the_session():

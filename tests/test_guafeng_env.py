@@ -27,7 +27,6 @@ from env.cards import NUM_KINDS, POINTS
 from env.encoding import observation_size
 from env.errors import IllegalActionError
 from env.guafeng.actions import GuafengComposer
-from env.guafeng.combos import classify
 from env.guafeng.encoding import CARD_SETS, SCALAR_FEATURES, GuafengEncoder, slot_table
 from env.guafeng.fixing import FIX_TABLE, Fix, StandingFix, fix_error, give_back_error
 from env.guafeng.hand import GuafengHand, GuafengPhase
@@ -439,4 +438,3 @@ def test_rewards_are_the_levels_climbed_from_each_side():
     assert guafeng_hand_rewards(result(90, "defenders", 0), dealer=0, scheme="win_loss") == (-1.0, 1.0)
     assert guafeng_hand_rewards(result(160, "defenders", 2), dealer=0, scheme="points") == (-1.0, 1.0)
     assert guafeng_hand_rewards(result(0, "dealers", 3), dealer=2, scheme="level_points") == (3.5, -3.5)
-    assert classify  # the lead analysis used by the masks is the engine's

@@ -234,7 +234,7 @@ def test_leads_and_follows_through_the_selection() -> None:
                     session.selection(0, [refused[0]])
                 check()
         session.submit(0, plays[-1])
-    assert session.hand_over and checked_follows > 5
+    assert session.hand_over and checked_leads > 0 and checked_follows > 5
     assert session.match_over and len(session.hand_logs) == 1
     assert GuafengHand.from_log(session.hand_logs[0]).result == session.hand.result
     assert any(m.startswith("Kitty (捡底)") for m in session.messages)
