@@ -49,7 +49,7 @@ from agents.bots.card_tracker import CardTracker
 from agents.bots.expert_play import candidates
 from agents.bots.expert_setup import choose_bid, choose_burial, choose_rebid, choose_return
 from agents.bots.guafeng.expert import GuafengExpert
-from agents.bots.heuristics import TrickState, beats, card_value, play_cost, play_points, trick_state
+from agents.bots.heuristics import TrickState, beats, card_value, play_cost, play_points, richest_feed, trick_state
 from env.bidding import Bid
 from env.cards import NUM_KINDS, POINTS
 from env.combos import Component, decompose_suit
@@ -210,9 +210,9 @@ class ExpertAgent(Agent):
         opponents_after = [s for s in state.after if s != partner]
         stake = state.points + self._kitty_stake(view, state)
         if state.winner == partner and not self._can_be_beaten(view, tr, state.best_rank, opponents_after):
-            return self._feed(view, plays)
+            return richest_feed(view.ctx, view.hand, plays)
         if self._partner_will_ruff(view, tr, state, opponents_after):
-            return self._feed(view, plays)
+            return richest_feed(view.ctx, view.hand, plays)
         cheapest = min(plays, key=lambda p: (play_points(p), play_cost(ctx, hand, p), p))
         winners = [p for p in plays if beats(ctx, view, p, state.best_rank)]
         if winners:
@@ -227,11 +227,6 @@ class ExpertAgent(Agent):
             elif state.winner != partner and stake >= 10:
                 return max(winners, key=lambda p: (play_rank(ctx, view.lead, p), -play_cost(ctx, hand, p), p))
         return cheapest
-
-    def _feed(self, view: PlayerView, plays: list[tuple[int, ...]]) -> tuple[int, ...]:
-        """贴分: the most points for the least keeping value."""
-        ctx, hand = view.ctx, view.hand
-        return max(plays, key=lambda p: (3 * play_points(p) - 2 * play_cost(ctx, hand, p), p))
 
     def _partner_will_ruff(self, view: PlayerView, tr: CardTracker, state: TrickState,
                            opponents_after: list[int]) -> bool:

@@ -29,6 +29,12 @@ def card_value(ctx: TrumpContext, kind: int) -> int:
     return ctx.order[kind]
 
 
+def give_away_key(ctx: TrumpContext, hand: Sequence[int], kind: int) -> tuple[bool, int, int]:
+    """Sort key of the cards cheapest to give away (discards, fills, 回牌): no points first, then low
+    keeping value, a card of a held pair counting :data:`PAIR_BREAK` more."""
+    return POINTS[kind] > 0, card_value(ctx, kind) + (PAIR_BREAK if hand[kind] >= 2 else 0), kind
+
+
 def play_cost(ctx: TrumpContext, hand: Sequence[int], play: Sequence[int]) -> int:
     """Keeping value spent by a play: card values plus a charge for every pair it splits."""
     cost = 0
@@ -40,6 +46,11 @@ def play_cost(ctx: TrumpContext, hand: Sequence[int], play: Sequence[int]) -> in
         if used == 1 and hand[k] >= 2:
             cost += PAIR_BREAK
     return cost
+
+
+def richest_feed(ctx: TrumpContext, hand: Sequence[int], plays: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
+    """贴分: of ``plays``, the one that gives the most points for the least keeping value."""
+    return max(plays, key=lambda p: (3 * play_points(p) - 2 * play_cost(ctx, hand, p), p))
 
 
 def play_points(play: Sequence[int]) -> int:

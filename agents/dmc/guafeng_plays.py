@@ -40,7 +40,7 @@ import numpy as np
 
 from agents.bots.guafeng.judgement import trick_so_far
 from agents.bots.guafeng.tracker import GuafengTracker
-from agents.bots.heuristics import PAIR_BREAK, card_value, play_cost, play_points
+from agents.bots.heuristics import card_value, give_away_key, play_cost, play_points
 from agents.dmc.plays import MAX_FOLLOWS, Candidates, capped_follows, card_step_rows
 from env.actions import NUM_ACTIONS
 from env.cards import NUM_KINDS, POINTS
@@ -118,10 +118,8 @@ def follow_ideas(view: GuafengView) -> list[tuple[int, ...]]:
         owed, pool = [], in_suit
     free = n - len(owed)
 
-    def cheap(k: int) -> tuple:
-        return POINTS[k] > 0, card_value(ctx, k) + (PAIR_BREAK if hand[k] >= 2 else 0), k
-
-    orders = (cheap, lambda k: (-card_value(ctx, k), k), lambda k: (-POINTS[k], card_value(ctx, k), k))
+    orders = (lambda k: give_away_key(ctx, hand, k), lambda k: (-card_value(ctx, k), k),
+              lambda k: (-POINTS[k], card_value(ctx, k), k))
     ideas = [tuple(sorted(owed + sorted(pool, key=key)[:free])) for key in orders]
     best = trick_so_far(view).best
     winners = []

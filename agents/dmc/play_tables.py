@@ -124,12 +124,8 @@ class PlayTables:
             elif hand.phase.is_bidding and not hand.bid_options(hand.current_player):
                 env.step(PASS)
             elif hand.phase == Phase.PLAY and hand.lead is not None:
-                view = env.view(hand.current_player)
-                moves = view.legal_plays(MAX_FOLLOWS + 1)
-                if len(moves.plays) != 1 or moves.truncated:
-                    self._follows[i] = (view, moves)
+                if not self._forced_follow(i, env.view(hand.current_player)):
                     return
-                env.play(moves.plays[0])
             else:
                 return
             self.frames += 1
@@ -152,13 +148,18 @@ class PlayTables:
                 plan.pop(0)
             return True
         if composer.mode == "follow":
-            moves = composer.view.legal_plays(MAX_FOLLOWS + 1)
-            if len(moves.plays) != 1 or moves.truncated:
-                self._follows[i] = (composer.view, moves)
-                return False
-            env.play(moves.plays[0])
-            return True
+            return self._forced_follow(i, composer.view)
         return False
+
+    def _forced_follow(self, i: int, view) -> bool:
+        """Play a follow that has one legal play and say so; else keep its view and plays for the
+        decision's candidates and say False."""
+        moves = view.legal_plays(MAX_FOLLOWS + 1)
+        if len(moves.plays) != 1 or moves.truncated:
+            self._follows[i] = (view, moves)
+            return False
+        self.envs[i].play(moves.plays[0])
+        return True
 
     def _finish_episode(self, i: int) -> None:
         env = self.envs[i]

@@ -12,7 +12,7 @@ from typing import Any
 
 from agents.bots.guafeng.judgement import trick_so_far, wins_over
 from agents.bots.guafeng.tracker import GuafengTracker
-from agents.bots.heuristics import card_value, play_cost, play_points
+from agents.bots.heuristics import give_away_key, play_cost, play_points, richest_feed
 from env.cards import NUM_KINDS, POINTS
 from env.guafeng.combos import BOMB, PAIR, RUN, SINGLE, TRACTOR, Combo, classify, follow_error, standing
 from env.guafeng.moves import legal_leads
@@ -29,7 +29,7 @@ KITTY_GUESS = 10
 def cheapest_cards(ctx, hand, n: int) -> tuple[int, ...]:
     """The ``n`` cards of ``hand`` cheapest to give away: no points, low value, pairs kept."""
     pool = [k for k in range(NUM_KINDS) for _ in range(hand[k])]
-    pool.sort(key=lambda k: (POINTS[k] > 0, card_value(ctx, k) + (6 if hand[k] >= 2 else 0), k))
+    pool.sort(key=lambda k: give_away_key(ctx, hand, k))
     return tuple(sorted(pool[:n]))
 
 
@@ -87,7 +87,7 @@ def expert_follow(view: Any, tracker: GuafengTracker) -> tuple[int, ...]:
     opponents_after = [s for s in trick.after if s != partner]
     stake = trick.points + kitty_stake(view)
     if trick.winner == partner and not tracker.beaters(view.lead, trick.best, opponents_after):
-        return feed(view, plays)
+        return richest_feed(view.ctx, view.hand, plays)
     cheapest = min(plays, key=lambda p: (play_points(p), play_cost(ctx, hand, p), p))
     winners = [p for p in plays if wins_over(view, p, trick.best)]
     if winners:
@@ -102,12 +102,6 @@ def expert_follow(view: Any, tracker: GuafengTracker) -> tuple[int, ...]:
         elif trick.winner != partner and stake >= 10:
             return max(winners, key=lambda p: (standing(ctx, view.lead, p), -play_cost(ctx, hand, p), p))
     return cheapest
-
-
-def feed(view: Any, plays: list[tuple[int, ...]]) -> tuple[int, ...]:
-    """贴分: the most points for the least keeping value."""
-    ctx, hand = view.ctx, view.hand
-    return max(plays, key=lambda p: (3 * play_points(p) - 2 * play_cost(ctx, hand, p), p))
 
 
 # ---------------------------------------------------------------------------- leading
