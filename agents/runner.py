@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from agents.base import Agent
 from env.game import Hand, Phase
+from env.guafeng.match import GuafengMatch
 from env.match import Match
 from env.view import view_of
 
@@ -20,8 +21,9 @@ def play_hand(hand: Hand, agents: Sequence[Agent]) -> Hand:
     return hand
 
 
-def play_match(match: Match, agents: Sequence[Agent]) -> Match:
-    """Play hands of ``match`` until a team wins (or its hand limit)."""
-    while match.winner is None and match.hands_played < match.max_hands:
+def play_match(match: Match | GuafengMatch, agents: Sequence[Agent]) -> Match | GuafengMatch:
+    """Play hands of ``match`` until it is finished: a team won or the hand limit (standard), or all
+    ``match_hands`` hands (刮风's :class:`~env.guafeng.match.GuafengMatch`)."""
+    while not match.finished:
         match.record(play_hand(match.new_hand(), agents))
     return match

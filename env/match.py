@@ -32,6 +32,11 @@ class Match:
         self.history: list[dict[str, Any]] = []
         self.tribute_next = False
 
+    @property
+    def finished(self) -> bool:
+        """True once a team has won or the match reached its hand limit (as a 刮风 match's ``finished``)."""
+        return self.winner is not None or self.hands_played >= self.max_hands
+
     def new_hand(self) -> Hand:
         """Deal the next hand at the dealer team's level."""
         if self.winner is not None:

@@ -101,6 +101,11 @@ def test_first_hand_has_no_dealer_and_seeds_follow_the_match_seed():
     assert hand.to_log()["setup"]["seed"] == 7000
 
 
+def test_a_match_is_finished_at_its_hand_limit_without_a_winner():
+    match = play_random_match(5, max_hands=2)
+    assert match.winner is None and match.hands_played == 2 and match.finished
+
+
 def test_record_refuses_an_unfinished_hand():
     match = Match(0)
     with pytest.raises(ValueError):
@@ -111,6 +116,7 @@ def play_random_match(seed: int, options: RuleOptions | None = None, max_hands: 
     match = Match(seed, options, max_hands=max_hands)
     agents = [RandomAgent(seed * 10 + i, max_plays=32) for i in range(4)]
     while match.winner is None and match.hands_played < match.max_hands:
+        assert not match.finished
         team_levels = list(match.team_levels)
         dealer = match.dealer
         hand = play_hand(match.new_hand(), agents)
@@ -132,7 +138,7 @@ def play_random_match(seed: int, options: RuleOptions | None = None, max_hands: 
 ])
 def test_complete_random_matches_end_with_a_winner(seed, options):
     match = play_random_match(seed, options)
-    assert match.winner in (0, 1)
+    assert match.winner in (0, 1) and match.finished
     top = options.top_level
     assert match.team_levels[match.winner] == top
     last = match.history[-1]

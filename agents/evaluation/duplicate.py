@@ -168,7 +168,7 @@ def play_deal(task: tuple[int, str, str, Deal, Settings]) -> DealResult:
             match = play_match(Match(deal.hand_seed, rules.options, settings.max_match_hands), agents)
             games.append(_match_record(match, a_team, rules.options))
         elif settings.mode == "matches":
-            games.append(_guafeng_match_record(play_guafeng_match(rules.new_match(deal.hand_seed), agents), a_team))
+            games.append(_guafeng_match_record(play_match(rules.new_match(deal.hand_seed), agents), a_team))
         else:
             dealer = deal.dealer if settings.dealer == "rotate" else None
             hand = deal_hand(deal, rules, dealer)
@@ -178,13 +178,6 @@ def play_deal(task: tuple[int, str, str, Deal, Settings]) -> DealResult:
             seconds[name] += agent.seconds
             counts[name] += agent.count
     return DealResult(pair, deal.index, tuple(games), seconds, counts)
-
-
-def play_guafeng_match(match, agents: list[Agent]):
-    """Play every hand of a 刮风 match (``match_hands`` of them)."""
-    while not match.finished:
-        match.record(play_hand(match.new_hand(), agents))
-    return match
 
 
 def _game_record(hand: Hand, a_team: int) -> GameRecord:
