@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from agents.base import Decision
-from env.cards import CARD_NAMES, NUM_KINDS, parse_cards
+from env.cards import CARD_NAMES, NUM_KINDS, format_cards, parse_cards
 from env.errors import IllegalActionError
 from env.guafeng.combos import classify
 from env.guafeng.fixing import Fix
@@ -31,8 +31,9 @@ from env.guafeng.hand import GuafengHand, GuafengPhase
 from env.guafeng.match import GuafengMatch
 from env.guafeng.moves import can_complete_lead, completing_cards, follow_duty
 from env.moves import MoveList
-from ui.guafeng_words import combo_text, names, narrate_guafeng, stage_text, team_text
+from ui.guafeng_words import combo_text, narrate_guafeng, stage_text
 from ui.session import GameSession, Selection
+from ui.words import team_text
 
 FIXING = (GuafengPhase.DEAL, GuafengPhase.FINAL_FIX)
 DECISIONS = {GuafengPhase.DEAL: "fix", GuafengPhase.FINAL_FIX: "fix", GuafengPhase.GIVE_BACK: "give_back",
@@ -118,7 +119,7 @@ class GuafengSession(GameSession):
             return self._counted_selection(seat, kinds, self.hand.give_back_count,
                                            lambda picked: self.hand.give_back_options(seat, picked),
                                            lambda picked, kind: f"回牌: cannot give {CARD_NAMES[kind]} "
-                                                                f"after {names(picked) or 'nothing'} "
+                                                                f"after {format_cards(picked) or 'nothing'} "
                                                                 f"({self.give_back_note()})")
         if decision == "bury":
             held = self.hand.hands[seat]
@@ -171,12 +172,12 @@ class GuafengSession(GameSession):
         if hand.hands[seat][kind] < trial.count(kind):
             return f"you hold {'no' if hand.hands[seat][kind] == 0 else 'no more'} {CARD_NAMES[kind]}"
         if hand.lead is None:
-            return f"no combination you hold contains {names(trial)}: a lead is one single, pair, tractor, " \
+            return f"no combination you hold contains {format_cards(trial)}: a lead is one single, pair, tractor, " \
                    f"bomb or run (no throws, 不能撇牌)"
         if len(picked) >= hand.lead.length:
             return f"{hand.lead.length} cards are already selected"
         reason = hand.play_error(seat, trial + self._any_fill(seat, trial))
-        return f"no legal follow to the {combo_text(hand.lead)} contains {names(trial)}" + \
+        return f"no legal follow to the {combo_text(hand.lead)} contains {format_cards(trial)}" + \
             (f" ({reason})" if reason else "")
 
     def _any_fill(self, seat: int, picked: list[int]) -> list[int]:

@@ -14,21 +14,14 @@ which every seat may know; afterwards by the hand's real order.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from env.cards import CARD_NAMES, SUITS
+from env.cards import CARD_NAMES, SUITS, format_cards
 from env.guafeng.combos import Combo
 from env.guafeng.fixing import Fix
 from env.guafeng.hand import GuafengHand
 from env.guafeng.order import CONSTANTS, GuafengContext, guafeng_context
-
-SUIT_WORDS = {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds"}
-Label = Callable[[int], str]
-
-
-def names(kinds: Sequence[int]) -> str:
-    """Card names in the project's notation, space separated."""
-    return " ".join(CARD_NAMES[k] for k in kinds)
+from ui.words import SUIT_WORDS, Label, team_text
 
 
 def display_context(hand: GuafengHand) -> GuafengContext:
@@ -59,7 +52,7 @@ def trump_text(hand: GuafengHand) -> str:
 def fix_text(fix: Fix) -> str:
     """A fix a player may make, e.g. ``"show BJ, lay HA HA: trump hearts (1 joker, 1 pair)"``."""
     jokers, pairs = fix.strength
-    return (f"show {names(fix.jokers)}, lay {names(fix.base)}: trump {trump_mode_text(fix.trump)} "
+    return (f"show {format_cards(fix.jokers)}, lay {format_cards(fix.base)}: trump {trump_mode_text(fix.trump)} "
             f"({jokers} joker{'s' if jokers > 1 else ''}, {pairs} pair{'s' if pairs > 1 else ''})")
 
 
@@ -77,11 +70,6 @@ def combo_text(combo: Combo | None) -> str:
         if text.endswith(f" of {letter}"):
             return text[:-1] + word
     return text
-
-
-def team_text(seat: int, label: Label) -> str:
-    """A team named by its two seats."""
-    return f"{label(seat)} & {label((seat + 2) % 4)}"
 
 
 def score_text(hand: GuafengHand, label: Label) -> str:
@@ -107,7 +95,8 @@ def kitty_text(hand: GuafengHand, label: Label) -> str:
     """捡底: who picked up the kitty, its value V and the multiplier M of the last trick."""
     result, last = hand.result, hand.tricks[-1]
     side = "the defenders gain" if result.kitty_bonus >= 0 else "the defenders lose"
-    return (f"Kitty (捡底): {_does(label(last.winner), 'wins')} the last trick and the kitty {names(hand.kitty)}: "
+    return (f"Kitty (捡底): {_does(label(last.winner), 'wins')} the last trick and the kitty "
+            f"{format_cards(hand.kitty)}: "
             f"V = {result.kitty_points} × M = {result.kitty_multiplier} → {side} "
             f"{abs(result.kitty_bonus)}.")
 

@@ -16,8 +16,7 @@ from env.game import Hand, HandResult
 from env.render import sorted_for_display
 from env.trump import TrumpContext
 from ui import guafeng_words
-
-SUIT_WORDS = {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds"}
+from ui.words import SUIT_WORDS, team_text
 
 
 def display_context(hand: Hand) -> TrumpContext:
@@ -90,8 +89,8 @@ def score_text(hand: Hand, label: Callable[[int], str]) -> str:
     """The finished hand's score in one sentence, naming the teams with ``label``."""
     if _is_guafeng(hand):
         return guafeng_words.score_text(hand, label)
-    dealer_team = _team_label(hand.dealer, label)
-    defender_team = _team_label((hand.dealer + 1) % 4, label)
+    dealer_team = team_text(hand.dealer, label)
+    defender_team = team_text((hand.dealer + 1) % 4, label)
     return result_text(hand.result, dealer_team, defender_team)
 
 
@@ -134,6 +133,3 @@ def _trick_number(hand: Hand, event: dict) -> int:
     tricks = [e for e in hand.events if e["type"] == "trick"]
     return next(i for i, e in enumerate(tricks, start=1) if e is event)
 
-
-def _team_label(seat: int, label: Callable[[int], str]) -> str:
-    return f"{label(seat)} & {label((seat + 2) % 4)}"

@@ -32,7 +32,6 @@ from env.view import PlayerView, view_of
 from ui.narrate import narrate
 from ui.seats import HUMAN, build_agents, display_name, make_seat_agent, orientation, plays_rule_set
 
-BID_PHASES = (Phase.DEAL, Phase.FINAL_BID, Phase.REBID)
 """Phases where a seat bids or passes (the deal's bidding and a 炒地皮 round)."""
 ONE_CARD_PHASES = (Phase.TRIBUTE, Phase.TRIBUTE_RETURN)
 """Phases where a seat chooses one card (a tribute card, a returned card; RULES.md 9)."""
@@ -209,7 +208,7 @@ class GameSession:
 
     def bid_options(self, seat: int) -> list[Bid]:
         """Bids ``seat`` may make now (empty unless it is asked to bid, in the deal or a 炒地皮 round)."""
-        if self.hand.phase not in BID_PHASES or self.hand.current_player != seat:
+        if not self.hand.phase.takes_bids or self.hand.current_player != seat:
             return []
         if self.hand.phase == Phase.REBID:
             return self.hand.rebid_options(seat)
@@ -218,7 +217,7 @@ class GameSession:
     def bid(self, seat: int, bid: Bid | None) -> None:
         """A person bids (``None`` passes); raises ``IllegalActionError`` when not allowed."""
         self._check_person(seat)
-        if self.hand.phase not in BID_PHASES:
+        if not self.hand.phase.takes_bids:
             raise IllegalActionError(f"cannot {'pass' if bid is None else 'bid'} in phase {self.hand.phase.value}")
         self._apply(seat, bid)
 
