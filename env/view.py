@@ -183,8 +183,10 @@ def view_of(hand: Hand, seat: int) -> PlayerView:
         rebid_passes=hand.rebid_passes,
         rebids=tuple(hand.rebids),
         tribute_cards=tuple(hand.tribute_cards),
-        returned_cards=tuple((g, k) for g, k in hand.returned_cards if seat in (g, hand.dealer)),
+        # RULES.md 9's records are empty unless its options are on: no work for them on the hot path then.
+        returned_cards=tuple((g, k) for g, k in hand.returned_cards if seat in (g, hand.dealer))
+        if hand.returned_cards else (),
         tribute_options=card_options,
-        return_to=hand.return_to(),
+        return_to=hand.return_to() if hand.phase == Phase.TRIBUTE_RETURN else None,
     )
 
