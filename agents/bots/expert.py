@@ -49,11 +49,11 @@ from agents.bots.card_tracker import CardTracker
 from agents.bots.expert_play import candidates
 from agents.bots.expert_setup import choose_bid, choose_burial, choose_rebid, choose_return
 from agents.bots.guafeng.expert import GuafengExpert
-from agents.bots.heuristics import TrickState, beats, card_value, play_cost, play_points, richest_feed, trick_state
+from agents.bots.heuristics import TrickState, card_value, play_cost, play_points, richest_feed, trick_state
 from env.bidding import Bid
 from env.cards import NUM_KINDS, POINTS
 from env.combos import Component, decompose_suit
-from env.rules import FOLLOWS_SHAPE, RUFFS, play_rank
+from env.rules import FOLLOWS_SHAPE, NOT_A_WINNER, RUFFS, play_rank
 from env.trump import TRUMP
 from env.view import PlayerView
 
@@ -214,10 +214,10 @@ class ExpertAgent(Agent):
         if self._partner_will_ruff(view, tr, state, opponents_after):
             return richest_feed(view.ctx, view.hand, plays)
         cheapest = min(plays, key=lambda p: (play_points(p), play_cost(ctx, hand, p), p))
-        winners = [p for p in plays if beats(ctx, view, p, state.best_rank)]
+        rank = {p: play_rank(ctx, view.lead, p) for p in plays}  # each play's standing, once
+        winners = [p for p in plays if rank[p][0] != NOT_A_WINNER and rank[p] > state.best_rank]
         if winners:
-            safe = [p for p in winners
-                    if not self._can_be_beaten(view, tr, play_rank(ctx, view.lead, p), opponents_after)]
+            safe = [p for p in winners if not self._can_be_beaten(view, tr, rank[p], opponents_after)]
             if safe:
                 win = min(safe, key=lambda p: (play_cost(ctx, hand, p) - play_points(p), p))
                 extra = play_cost(ctx, hand, win) - play_cost(ctx, hand, cheapest)
@@ -225,7 +225,7 @@ class ExpertAgent(Agent):
                 if worth >= 5 or extra <= 0:
                     return win
             elif state.winner != partner and stake >= 10:
-                return max(winners, key=lambda p: (play_rank(ctx, view.lead, p), -play_cost(ctx, hand, p), p))
+                return max(winners, key=lambda p: (rank[p], -play_cost(ctx, hand, p), p))
         return cheapest
 
     def _partner_will_ruff(self, view: PlayerView, tr: CardTracker, state: TrickState,
