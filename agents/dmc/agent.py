@@ -76,21 +76,22 @@ class DMCAgent(Agent):
         return super().act(view)
 
     @torch.no_grad()
+    def _scores(self, view: PlayerView | GuafengView, picked: list[int], rows: np.ndarray, phase: int) -> np.ndarray:
+        """Q of each candidate row of the seat's decision (``picked``: the cards chosen so far), one pass."""
+        obs = torch.from_numpy(self.encoder.encode(view, view.seat, picked)).unsqueeze(0)
+        history = torch.from_numpy(self.encoder.history(view, view.seat)).unsqueeze(0)
+        index = torch.zeros(len(rows), dtype=torch.long)
+        return q_values(self.model, obs, history, torch.from_numpy(rows), index, torch.tensor([phase])).numpy()
+
     def _choose(self, view: PlayerView | GuafengView, mask: np.ndarray, picked: list[int]) -> int:
         legal = np.flatnonzero(mask)
         if len(legal) == 1:
             return int(legal[0])
         if self.epsilon and self.rng.random() < self.epsilon:
             return int(self.rng.choice(legal))
-        obs = torch.from_numpy(self.encoder.encode(view, view.seat, picked)).unsqueeze(0)
-        history = torch.from_numpy(self.encoder.history(view, view.seat)).unsqueeze(0)
-        features = torch.from_numpy(card_step_table(view, self.run.layout)[legal])
-        index = torch.zeros(len(legal), dtype=torch.long)
-        phase = torch.tensor([decision_phase(view.phase)])
-        q = q_values(self.model, obs, history, features, index, phase)
-        return int(legal[int(torch.argmax(q))])
+        q = self._scores(view, picked, card_step_table(view, self.run.layout)[legal], decision_phase(view.phase))
+        return int(legal[int(q.argmax())])
 
-    @torch.no_grad()
     def _choose_move(self, view: PlayerView | GuafengView, mask: np.ndarray | None, picked: list[int]):
         """The best move of the ``play`` mode's candidates (an action, or a whole play)."""
         candidates = decision_candidates(view, self.run.layout, mask)
@@ -98,14 +99,8 @@ class DMCAgent(Agent):
             return candidates.moves[0]
         if self.epsilon and self.rng.random() < self.epsilon:
             return self.rng.choice(candidates.moves)
-        obs = torch.from_numpy(self.encoder.encode(view, view.seat, picked)).unsqueeze(0)
-        history = torch.from_numpy(self.encoder.history(view, view.seat)).unsqueeze(0)
-        index = torch.zeros(len(candidates.moves), dtype=torch.long)
-        phase = torch.tensor([candidates.phase])
-        q = q_values(self.model, obs, history, torch.from_numpy(candidates.rows), index, phase)
-        return candidates.moves[int(torch.argmax(q))]
+        return candidates.moves[int(self._scores(view, picked, candidates.rows, candidates.phase).argmax())]
 
-    @torch.no_grad()
     def play_values(self, view: PlayerView, extra: tuple[tuple[int, ...], ...] = ()
                     ) -> tuple[list[tuple[int, ...]], np.ndarray]:
         """The whole-play candidates of a lead or follow (plus ``extra`` plays) and their Q, in one pass.
@@ -121,11 +116,7 @@ class DMCAgent(Agent):
         if missing:
             moves += missing
             rows = np.concatenate([rows, play_rows(view, missing, self.run.layout)])
-        obs = torch.from_numpy(self.encoder.encode(view, view.seat, [])).unsqueeze(0)
-        history = torch.from_numpy(self.encoder.history(view, view.seat)).unsqueeze(0)
-        index = torch.zeros(len(moves), dtype=torch.long)
-        q = q_values(self.model, obs, history, torch.from_numpy(rows), index, torch.tensor([candidates.phase]))
-        return moves, q.numpy()
+        return moves, self._scores(view, [], rows, candidates.phase)
 
     def bid(self, view: PlayerView) -> Bid | None:
         if self.run.action_mode == "play":
