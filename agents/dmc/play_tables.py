@@ -227,36 +227,26 @@ class PlayTables:
                           candidates: Candidates) -> None:
         teacher = self.teachers[i]
         moves, rows = list(candidates.moves), candidates.rows
-        if self.envs[i].guafeng and candidates.phase in (0, 1):  # a fix, a 回牌 or the burial, step by step
-            if not self._burial_plans[i]:
-                self._burial_plans[i] = guafeng_steps(teacher.act(view))
-            plan = self._burial_plans[i]
-            chosen = plan.pop(0)
-            positive = np.array([m == chosen or (m in plan and m != STOP) for m in moves])
-        elif self.envs[i].guafeng:
+        guafeng = self.envs[i].guafeng
+        if candidates.phase == 2:  # a lead or follow (either rule set)
             chosen = tuple(sorted(teacher.act(view)))
-            if chosen not in moves:
+            if chosen not in moves:  # a play outside the learner's candidates: scored for imitation too
                 moves.append(chosen)
                 rows = np.concatenate([rows, play_rows(view, [chosen], self.layout)])
             positive = np.array([m == chosen for m in moves])
+        elif guafeng or view.phase == Phase.KITTY:  # a decision taken card step by card step: its plan
+            if not self._burial_plans[i]:  # 刮风: a fix, a 回牌 or the burial; standard: the burial
+                decision = teacher.act(view)
+                self._burial_plans[i] = guafeng_steps(decision) if guafeng else sorted(decision)
+            plan = self._burial_plans[i]
+            chosen = plan.pop(0)
+            positive = np.array([m == chosen or (m in plan and m != STOP) for m in moves])
         elif candidates.phase == 0:  # a bid of the deal or of 炒地皮 (act picks the teacher's logic for each)
             bid = teacher.act(view)
             chosen = PASS if bid is None else bid_action(bid)
             positive = np.array([m == chosen for m in moves])
-        elif view.phase in (Phase.TRIBUTE, Phase.TRIBUTE_RETURN):  # RULES.md 9: one card
+        else:  # RULES.md 9: a tribute or returned card
             chosen = int(teacher.act(view))
-            positive = np.array([m == chosen for m in moves])
-        elif candidates.phase == 1:
-            if not self._burial_plans[i]:
-                self._burial_plans[i] = sorted(teacher.bury(view))
-            plan = self._burial_plans[i]
-            chosen = plan.pop(0)
-            positive = np.array([m in plan or m == chosen for m in moves])
-        else:
-            chosen = tuple(sorted(teacher.play(view)))
-            if chosen not in moves:  # a play outside the learner's candidates: scored for imitation too
-                moves.append(chosen)
-                rows = np.concatenate([rows, play_rows(view, [chosen], self.layout)])
             positive = np.array([m == chosen for m in moves])
         pick = moves.index(chosen)
         self._trajectories[i].append((observation["observation"], observation["history"], rows[pick],
