@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from env.game import HandResult, team_of
+from env.guafeng.scoring import HOLD_LINE  # the 刮风 defenders take the stage from here: ``points``'s zero
 from env.variants import RuleOptions
 
 REWARD_SCHEMES = ("level", "win_loss", "points", "level_points")
@@ -48,10 +49,6 @@ def hand_rewards(result: HandResult, dealer: int, options: RuleOptions, scheme: 
     raise ValueError(f"unknown reward scheme {scheme!r}: expected one of {REWARD_SCHEMES}")
 
 
-GUAFENG_HOLD_LINE = 80
-"""The 刮风 defenders' points from which they take the stage (RULES-guafeng.md 9): ``points``'s zero."""
-
-
 def guafeng_hand_rewards(result: HandResult, dealer: int, scheme: str = "level") -> tuple[float, float]:
     """Rewards of teams 0 and 1 for a finished 刮风 hand (``dealer``: the stage team's dealer seat).
 
@@ -70,7 +67,7 @@ def guafeng_hand_rewards(result: HandResult, dealer: int, scheme: str = "level")
     if scheme == "win_loss":
         return sign, -sign
     levels = sign * result.levels
-    margin = (result.defender_points - GUAFENG_HOLD_LINE) / GUAFENG_HOLD_LINE
+    margin = (result.defender_points - HOLD_LINE) / HOLD_LINE
     points = margin if stage == 1 else -margin  # team 0's share: the defenders' margin when they are team 0
     if scheme == "level":
         return levels, -levels

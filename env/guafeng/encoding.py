@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from env import encoding
-from env.cards import NUM_KINDS, NUM_SUITS, POINTS, SUITS
+from env.cards import NUM_KINDS, NUM_SUITS, POINTS, SUITS, counts_of
 from env.guafeng.combos import COMBO_TYPES, RUFF, classify, standing, trick_winner
 from env.guafeng.hand import GuafengHand, GuafengPhase
 from env.guafeng.order import LEVELS, TRUMP_MODES, GuafengContext, guafeng_context
@@ -96,10 +96,8 @@ def layout_context(view: GuafengView) -> GuafengContext:
 
 
 def _count_row(kinds) -> list[int]:
-    row = [0] * NUM_KINDS
-    for k in kinds or ():
-        row[k] += 1
-    return row
+    """The count vector of a card collection that may be absent (``None``: no cards)."""
+    return counts_of(kinds or ())
 
 
 def _rel(seat: int | None, viewer: int) -> int:
