@@ -349,24 +349,13 @@ class GameSession:
     def _apply(self, seat: int, decision: Decision) -> tuple[int, ...] | None:
         hand = self.hand
         played = None
-        if hand.phase.is_bidding:
-            if decision is None:
-                hand.pass_bid(seat)
-            else:
+        if hand.phase.takes_bids:  # a bid or a pass, in the deal or a 炒地皮 round (Hand.act picks which)
+            if decision is not None:
                 try:
-                    bid = Bid(*decision)
+                    decision = Bid(*decision)
                 except TypeError:
                     raise IllegalActionError(f"malformed bid {decision!r}") from None
-                hand.bid(seat, bid)
-        elif hand.phase == Phase.REBID:
-            if decision is None:
-                hand.pass_rebid(seat)
-            else:
-                try:
-                    bid = Bid(*decision)
-                except TypeError:
-                    raise IllegalActionError(f"malformed bid {decision!r}") from None
-                hand.rebid(seat, bid)
+            hand.act(seat, decision)
         elif hand.phase in ONE_CARD_PHASES:
             hand.act(seat, decision)
         elif hand.phase == Phase.KITTY:
