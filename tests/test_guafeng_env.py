@@ -23,7 +23,7 @@ from pettingzoo.test import api_test, seed_test
 
 import env as env_package
 from env.actions import NUM_ACTIONS, PASS, STOP
-from env.cards import NUM_KINDS, POINTS
+from env.cards import NUM_KINDS, POINTS, counts_of
 from env.encoding import observation_size
 from env.errors import IllegalActionError
 from env.guafeng.actions import GuafengComposer
@@ -64,7 +64,8 @@ def brute_give_back_mask(hand: GuafengHand, seat: int, picked: list[int]) -> np.
     left = hand.give_back_count - len(picked) - 1
     if left > 2:
         return None
-    givable = [hand.hands[seat][k] - hand._locked[k] for k in range(NUM_KINDS)]
+    locked = counts_of(hand.standing.fix.cards)  # the eater's new fix stays in its hand
+    givable = [hand.hands[seat][k] - locked[k] for k in range(NUM_KINDS)]
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
     for k in range(NUM_KINDS):
         rest = list(givable)

@@ -155,7 +155,6 @@ class GuafengHand(HandBase):
         self.buried_by: int | None = None
         self._start_seat = dealer if dealer is not None else 0
         self._resume_phase = GuafengPhase.DEAL       # the fixing phase a 回牌 interrupts
-        self._locked: list[int] = [0] * NUM_KINDS    # the eater's new fix: not to be given back
 
     @property
     def level_rank(self) -> int:
@@ -374,7 +373,6 @@ class GuafengHand(HandBase):
                             "private": {"cards": card_list(taken),
                                         "jokers": sum(1 for k in taken if k in (LITTLE_JOKER, BIG_JOKER))}})
         self._resume_phase = self.phase
-        self._locked = counts_of(fix.cards)
         self.phase = GuafengPhase.GIVE_BACK
 
     def pass_fix(self, seat: int) -> None:
@@ -399,8 +397,10 @@ class GuafengHand(HandBase):
             return 0
         return sum(1 for k in self.fixes[-1].taken if k in (LITTLE_JOKER, BIG_JOKER))
 
-    def _givable(self, seat: int) -> list[int]:
-        return [self.hands[seat][k] - self._locked[k] for k in range(NUM_KINDS)]
+    def givable(self, seat: int) -> list[int]:
+        """The cards the eater may give in its 回牌: its hand less its new fix (the standing one)."""
+        locked = counts_of(self.standing.fix.cards)
+        return [self.hands[seat][k] - locked[k] for k in range(NUM_KINDS)]
 
     def give_back_options(self, seat: int | None = None, chosen=()) -> list[int]:
         """The kinds ``seat`` (default: the player to act) may add to a partial 回牌 ``chosen``
@@ -408,7 +408,7 @@ class GuafengHand(HandBase):
         seat = self.current_player if seat is None else seat
         if self.phase != GuafengPhase.GIVE_BACK or seat != self.current_player:
             return []
-        return self.ruleset.give_back_choices(self._givable(seat), parse_cards(chosen), self.give_back_count,
+        return self.ruleset.give_back_choices(self.givable(seat), parse_cards(chosen), self.give_back_count,
                                               self.give_back_constants)
 
     def give_back(self, seat: int, cards: Any) -> None:
@@ -416,7 +416,7 @@ class GuafengHand(HandBase):
         constant trump for each joker taken, none of its new fix."""
         self._check_turn(seat, (GuafengPhase.GIVE_BACK,), "give cards back")
         kinds = self._kinds(cards, "回牌")
-        error = self.ruleset.give_back_error(self._givable(seat), kinds, self.give_back_count,
+        error = self.ruleset.give_back_error(self.givable(seat), kinds, self.give_back_count,
                                              self.give_back_constants)
         if error:
             raise IllegalActionError(f"seat {seat} cannot give back {' '.join(CARD_NAMES[k] for k in kinds)}: "
@@ -432,7 +432,6 @@ class GuafengHand(HandBase):
         self.events.append({"type": "give_back", "seat": seat, "to": to, "count": len(kinds),
                             "known_to": [to, seat], "private": {"cards": card_list(sorted(kinds))}})
         self.phase = self._resume_phase
-        self._locked = [0] * NUM_KINDS
         self._ask_after(seat)
 
     # ------------------------------------------------------------------ the end of the fixing

@@ -277,7 +277,7 @@ def guafeng_view_of(hand: GuafengHand, seat: int) -> GuafengView:
         event = next((e for e in hand.events if e["type"] == "kitty"), None)
         received = tuple(sorted(parse_cards(event["private"]["cards"]))) if event else None
     giving = hand.phase == GuafengPhase.GIVE_BACK and acting
-    givable = tuple(hand.hands[seat][k] - hand._locked[k] for k in range(NUM_KINDS)) if giving else None
+    givable = tuple(hand.givable(seat)) if giving else None
     return GuafengView(
         seat=seat,
         phase=hand.phase,
