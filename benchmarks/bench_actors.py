@@ -13,12 +13,19 @@ the first hand) is therefore not counted. Frames per CPU-second of the actor
 processes (from /proc) are printed too: on a shared machine they show the
 per-core rate that wall-clock frames/s hides.
 
+The actors start at frame 0 of the preset's schedule, so the ``cpu`` preset's
+warm start puts the teacher on every seat (no forward pass at all). Pure
+self-play with a trained network, the case the learner spends its time in:
+
     python benchmarks/bench_actors.py --seconds 30 --actors 1 2 --backends local ray
+    python benchmarks/bench_actors.py --actors 1 --backends local \
+        --checkpoint checkpoints/dmc_play_cpu60.pt --override train.teacher=none
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -27,23 +34,33 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import torch
 from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
 from agents.dmc.tables import make_tables
 from agents.selfplay.actor_pool import ActorPool
 from agents.selfplay.backends import make_actor_pool
-from agents.selfplay.checkpoint import new_model
+from agents.selfplay.checkpoint import load_checkpoint, model_from_checkpoint, new_model
 from agents.selfplay.config import RunConfig, run_config
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def load_run(preset: str, actors: int) -> RunConfig:
-    """The run configuration of a training preset with ``actors`` actors."""
+def load_run(preset: str, actors: int, overrides: list[str]) -> RunConfig:
+    """The run configuration of a training preset with ``actors`` actors and Hydra ``overrides``."""
     with initialize_config_dir(version_base=None, config_dir=str(ROOT / "conf")):
-        cfg = compose("train", overrides=[f"train={preset}", f"train.actors={actors}"])
+        cfg = compose("train", overrides=[f"train={preset}", f"train.actors={actors}", *overrides])
     return run_config(OmegaConf.to_container(cfg, resolve=True))
+
+
+def actor_model(run: RunConfig, checkpoint: Path | None) -> tuple[torch.nn.Module, RunConfig]:
+    """A fresh network of ``run``, or a checkpoint's network and run with ``run``'s training settings
+    (actors, tables, teacher)."""
+    if checkpoint is None:
+        return new_model(run), run
+    model, trained = model_from_checkpoint(load_checkpoint(checkpoint))
+    return model, dataclasses.replace(trained, train=run.train)
 
 
 def actor_pids(pool: ActorPool) -> list[int]:
@@ -99,15 +116,17 @@ def main() -> None:
     parser.add_argument("--backends", nargs="+", default=["local", "ray"], choices=["local", "ray"])
     parser.add_argument("--preset", default="cpu", help="training preset (conf/train/*.yaml) for model and tables")
     parser.add_argument("--sync-batches", type=int, default=4, help="batches between weight publications")
+    parser.add_argument("--checkpoint", type=Path, help="play with this checkpoint's network (default: a fresh one)")
+    parser.add_argument("--override", nargs="*", default=[], help="Hydra overrides, e.g. train.teacher=none")
     parser.add_argument("--json", type=Path, help="also write the rows to this file")
     args = parser.parse_args()
 
     rows = []
-    print(f"load average before: {os.getloadavg()[0]:.2f}; {os.cpu_count()} CPUs; preset {args.preset}")
+    print(f"load average before: {os.getloadavg()[0]:.2f}; {os.cpu_count()} CPUs; preset {args.preset} "
+          f"{' '.join(args.override)}; network {args.checkpoint or 'fresh'}")
     for backend in args.backends:
         for actors in args.actors:
-            run = load_run(args.preset, actors)
-            model = new_model(run)
+            model, run = actor_model(load_run(args.preset, actors, args.override), args.checkpoint)
             cores = os.cpu_count() or 1
             pool = make_actor_pool({"backend": backend, "address": None, "num_cpus": cores}, run, model, 0,
                                    make_tables)

@@ -173,6 +173,20 @@ def bidding_context(hand: Source) -> TrumpContext:
     return hand.ctx or hand.ruleset.trump_context(hand.level_rank, None)
 
 
+_SEEN_SIGNS = np.array([-1, 0, -1, -1, -1, -1, 0, 0, 0, 0, 0, -1], dtype=np.int8)
+"""Per card set (:data:`CARD_SET_NAMES`): -1 for the sets whose cards a seat has seen (own hand, each
+seat's played cards, own kitty), which the unseen count leaves out."""
+
+
+@lru_cache(maxsize=1024)
+def _plane_index(ctx: TrumpContext, layout: str) -> np.ndarray:
+    """Per card set and kind: the observation index of the set's first plane at the kind's slot."""
+    planes = np.arange(NUM_CARD_PLANES)[:, None] * 2 * slots_of_layout(layout)
+    index = planes + slot_table(ctx, layout)[None, :]
+    index.setflags(write=False)
+    return index
+
+
 class ObservationEncoder:
     """Encodes a seat's view of a :class:`Hand` into ``(observation, history)`` arrays.
 
@@ -260,24 +274,25 @@ class ObservationEncoder:
             self._refresh_trick_cache(hand, hand.ctx, table)
         s = self.slots
         empty = [0] * NUM_KINDS
-        rows = [own_cards(hand, seat), _count_row(picked) if picked else empty]
-        rows += [hand.played[(seat + rel) % 4] for rel in range(4)]
+        played = hand.played
         trick_rows = [empty, empty, empty, empty]
         for i, play in enumerate(hand.trick_plays):
             trick_rows[(hand.leader + i - seat) % 4] = _count_row(play)
-        rows += trick_rows
-        rows.append(empty)
         kitty = own_kitty(hand, seat)
-        rows.append(_count_row(kitty) if kitty else empty)
-        counts = np.array(rows, dtype=np.int8)
+        # one byte per count (0-2), joined then viewed: several times faster than np.array on the lists
+        counts = np.frombuffer(bytearray().join([
+            bytes(own_cards(hand, seat)), bytes(_count_row(picked)) if picked else bytes(NUM_KINDS),
+            bytes(played[seat]), bytes(played[(seat + 1) % 4]), bytes(played[(seat + 2) % 4]),
+            bytes(played[(seat + 3) % 4]), *map(bytes, trick_rows), bytes(NUM_KINDS),
+            bytes(_count_row(kitty)) if kitty else bytes(NUM_KINDS)]), dtype=np.int8).reshape(12, NUM_KINDS)
         if hand.phase.is_bidding:
             counts[10] = 2 - counts[0]  # everything else is unseen while dealing
         else:
-            counts[10] = 2 - counts[0] - counts[2:6].sum(axis=0) - counts[11]
+            counts[10] = 2 + _SEEN_SIGNS @ counts  # 2 - own - played by each seat - own kitty
         obs = np.zeros(self.size, dtype=np.float32)
-        planes = obs[:NUM_CARD_PLANES * 2 * s].reshape(NUM_CARD_PLANES, 2, s)
-        planes[:, 0, table] = counts >= 1
-        planes[:, 1, table] = counts >= 2
+        index = _plane_index(ctx, self.layout)
+        obs[index[counts >= 1]] = 1.0  # plane 0 of each card set: at least one copy
+        obs[index[counts >= 2] + s] = 1.0  # plane 1: both copies
         base = NUM_CARD_PLANES * 2 * s
         self._encode_scalars(obs[base:base + NUM_SCALARS], hand, seat, ctx, picked or [])
         if self.variants:

@@ -14,7 +14,8 @@ allows an action iff a legal completion exists; an action outside it raises
 Whole-play view (what the learner uses): ``env.unwrapped.legal_plays()`` lists
 the acting seat's legal leads or follows as whole plays and
 ``env.unwrapped.play(cards)`` applies one (or a whole kitty burial), with the
-same result as its card steps.
+same result as its card steps; ``env.unwrapped.encode(agent)`` is ``observe``
+without the mask (a card decision's mask is only built when asked for).
 
 Observation: ``Dict(observation=Box(OBS,), action_mask=Box(66, int8),
 history=Box(K, ROW))`` from the acting seat's side (relative seats 0 = self,
@@ -87,7 +88,8 @@ dealer seat and team levels; ``deal`` takes ``hands``, ``kitty``, ``dealer``,
 
 Version history: v0 (2026-11) first release; v0.1 (2026-11) the RULES.md 9
 options 炒地皮 and 进贡 (standard game unchanged); v0.2 (2026-11) the 刮风 rule
-set (standard game unchanged).
+set (standard game unchanged); v0.3 (2026-11) ``encode()``, observations and
+masks unchanged.
 """
 
 from __future__ import annotations
@@ -284,7 +286,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self._mask = card_mask(hand.return_options(seat))
         elif hand.phase in (Phase.KITTY, Phase.PLAY):
             self.composer = composer_for(hand, seat)
-            self._mask = self.composer.mask()
+            self._mask = None  # from the composer when first asked (see _legal_mask)
         else:
             self.composer = None
             self._mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
@@ -294,15 +296,23 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     # ------------------------------------------------------------------ stepping
     def action_mask(self) -> np.ndarray:
         """The acting agent's current mask (a copy)."""
-        return self._mask.copy()
+        return self._legal_mask().copy()
+
+    def _legal_mask(self) -> np.ndarray:
+        """The current mask. A card decision's is built from its composer on first use: an agent that
+        answers in whole plays (:meth:`play`, :meth:`encode`) never asks for it, and it is 3% of self-play."""
+        if self._mask is None:
+            self._mask = self.composer.mask()
+        return self._mask
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None or not 0 <= int(action) < NUM_ACTIONS or not self._mask[int(action)]:
-            legal = ", ".join(action_name(a) for a in np.flatnonzero(self._mask))
+        mask = self._legal_mask()
+        if action is None or not 0 <= int(action) < NUM_ACTIONS or not mask[int(action)]:
+            legal = ", ".join(action_name(a) for a in np.flatnonzero(mask))
             shown = action if action is None or not 0 <= int(action) < NUM_ACTIONS else action_name(int(action))
             raise IllegalActionError(f"{agent} cannot take action {shown} now; legal: {legal}")
         action = int(action)
@@ -454,16 +464,23 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     # ------------------------------------------------------------------ observing
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        observation, history = self.encode(agent)
+        mask = self._legal_mask().copy() if self._acting(agent) else np.zeros(NUM_ACTIONS, dtype=np.int8)
+        return {"observation": observation, "action_mask": mask, "history": history}
+
+    def encode(self, agent: str) -> tuple[np.ndarray, np.ndarray]:
+        """``observe(agent)`` without the action mask: ``(observation, history)``. For agents that
+        choose among whole plays (:meth:`legal_plays`) and so have no use for the card-step mask."""
         seat = AGENTS.index(agent)
-        hand = self.hand
-        acting = agent == self.agent_selection and not (self.terminations.get(agent) or self.truncations.get(agent))
+        acting = self._acting(agent)
         picked = self.composer.picked if (acting and self.composer is not None) else None
-        mask = self._mask.copy() if acting else np.zeros(NUM_ACTIONS, dtype=np.int8)
         # 刮风 encodes from a seat's view: the acting seat's composer holds it already, others' is built once.
-        source = hand if not self.guafeng else self.composer.view if acting and self.composer is not None \
-            else view_of(hand, seat)
-        return {"observation": self.encoder.encode(source, seat, picked), "action_mask": mask,
-                "history": self.encoder.history(source, seat)}
+        source = self.hand if not self.guafeng else self.composer.view if acting and self.composer is not None \
+            else view_of(self.hand, seat)
+        return self.encoder.encode(source, seat, picked), self.encoder.history(source, seat)
+
+    def _acting(self, agent: str) -> bool:
+        return agent == self.agent_selection and not (self.terminations.get(agent) or self.truncations.get(agent))
 
     def view(self, agent: str | int) -> PlayerView:
         """The :class:`PlayerView` of an agent (name or seat), for agents that think in whole plays."""

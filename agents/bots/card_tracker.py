@@ -53,12 +53,13 @@ class CardTracker:
             no pair of that effective suit.
     """
 
-    __slots__ = ("_pairs", "_top", "ctx", "kitty_unknown", "no_pairs", "seat", "unseen", "void")
+    __slots__ = ("_others", "_pairs", "_top", "ctx", "kitty_unknown", "no_pairs", "seat", "unseen", "void")
 
     def __init__(self, view: PlayerView):
         ctx = view.ctx
         self.ctx = ctx
         self.seat = view.seat
+        self._others = tuple((self.seat + i) % 4 for i in range(1, 4))
         p0, p1, p2, p3 = view.played
         unseen = [2 - h - a - b - c - d for h, a, b, c, d in zip(view.hand, p0, p1, p2, p3)]
         if view.kitty:
@@ -88,9 +89,8 @@ class CardTracker:
 
     def holders(self, suit: int, seats: Sequence[int] | None = None) -> list[int]:
         """The seats among ``seats`` (default: the other three) that may still hold ``suit``."""
-        if seats is None:
-            seats = [(self.seat + i) % 4 for i in range(1, 4)]
-        return [s for s in seats if not self.void[s][suit]]
+        void = self.void
+        return [s for s in (self._others if seats is None else seats) if not void[s][suit]]
 
     def top_unseen(self, suit: int) -> int:
         """Highest order index among unseen cards of a suit (-1 if none)."""

@@ -27,7 +27,7 @@ import torch
 from agents.base import Agent, Decision
 from agents.bots.guafeng.base import GuafengPolicy
 from agents.dmc.features import card_step_table, decision_phase, is_guafeng
-from agents.dmc.models import q_values
+from agents.dmc.inference import acting_q_values
 from agents.dmc.plays import decision_candidates, play_rows
 from agents.selfplay.checkpoint import CheckpointError, load_checkpoint, model_from_checkpoint
 from agents.selfplay.config import RunConfig
@@ -81,7 +81,8 @@ class DMCAgent(Agent):
         obs = torch.from_numpy(self.encoder.encode(view, view.seat, picked)).unsqueeze(0)
         history = torch.from_numpy(self.encoder.history(view, view.seat)).unsqueeze(0)
         index = torch.zeros(len(rows), dtype=torch.long)
-        return q_values(self.model, obs, history, torch.from_numpy(rows), index, torch.tensor([phase])).numpy()
+        return acting_q_values(self.model, obs, history, torch.from_numpy(rows), index,
+                               torch.tensor([phase]))[0].numpy()
 
     def _choose(self, view: PlayerView | GuafengView, mask: np.ndarray, picked: list[int]) -> int:
         legal = np.flatnonzero(mask)

@@ -31,17 +31,20 @@ import random
 import numpy as np
 import torch
 
-from agents.dmc.models import q_values
+from agents.dmc.inference import acting_q_values
 from agents.dmc.plays import MAX_FOLLOWS, Candidates, decision_candidates, play_rows
 from agents.registry import BOTS
 from agents.selfplay.config import RunConfig
-from agents.selfplay.samples import SampleBatch, collect_finished, hand_samples
+from agents.selfplay.samples import SampleBatch, as_half, collect_finished, hand_samples
 from env.actions import PASS, STOP, bid_action
 from env.game import Phase
 from env.guafeng.fixing import Fix
 from env.moves import MoveList
 from env.shengji_env import AGENTS, raw_env
 from env.view import PlayerView
+
+Observed = tuple[np.ndarray, np.ndarray]
+"""A decision's ``(observation, history)``, as :meth:`env.shengji_env.raw_env.encode` gives them."""
 
 
 def guafeng_steps(decision: Fix | list[int] | None) -> list[int]:
@@ -173,7 +176,7 @@ class PlayTables:
         self._finished.append(hand_samples(
             trajectory, team_reward, env.hand,
             cand_count=np.array([0 if t[5] is None else len(t[5]) for t in trajectory], dtype=np.int32),
-            cand_rows=(np.concatenate([t[5] for t in labelled]).astype(np.float16) if labelled
+            cand_rows=(as_half(np.concatenate([t[5] for t in labelled])) if labelled
                        else np.zeros((0, width), dtype=np.float16)),
             cand_positive=(np.concatenate([t[6] for t in labelled]) if labelled else np.zeros(0, dtype=bool)),
             returns_vs_teacher=versus))
@@ -181,49 +184,51 @@ class PlayTables:
         self._reset(i)
 
     # ------------------------------------------------------------------ stepping
-    @torch.no_grad()
+    @torch.inference_mode()
     def step(self, model: torch.nn.Module, epsilon: float, teacher_share: float = 0.0) -> None:
         """Every table takes one decision: the teacher's at once, the learner's in one batched forward pass."""
         self.teacher_share = teacher_share
-        pending: list[tuple[int, dict, Candidates]] = []
+        pending: list[tuple[int, Observed, Candidates]] = []
         for i, env in enumerate(self.envs):
             agent = env.agent_selection
             seat = AGENTS.index(agent)
-            observation = env.observe(agent)
+            observed = env.encode(agent)
             follow = self._follows[i]
             if follow is not None:  # a follow: its view and legal plays are known already
                 view, moves = follow
             else:  # 刮风: the decision's view, built once by its composer
                 view, moves = (env.composer.view if env.guafeng else env.view(seat)), None
-            candidates = decision_candidates(view, self.layout, observation["action_mask"], moves)
+            # whole plays need no card-step mask: only bids, the burial and 刮风's card steps read it
+            mask = None if not env.guafeng and env.hand.phase == Phase.PLAY else env.action_mask()
+            candidates = decision_candidates(view, self.layout, mask, moves)
             if seat in self.teacher_seats[i]:
-                self._teacher_decision(i, seat, view, observation, candidates)
+                self._teacher_decision(i, seat, view, observed, candidates)
             else:
-                pending.append((i, observation, candidates))
+                pending.append((i, observed, candidates))
         if pending:
             self._learner_decisions(model, epsilon, pending)
 
     def _learner_decisions(self, model: torch.nn.Module, epsilon: float,
-                           pending: list[tuple[int, dict, Candidates]]) -> None:
-        obs = torch.from_numpy(np.stack([o["observation"] for _, o, _ in pending]))
-        history = torch.from_numpy(np.stack([o["history"] for _, o, _ in pending]))
+                           pending: list[tuple[int, Observed, Candidates]]) -> None:
+        obs = torch.from_numpy(np.stack([o[0] for _, o, _ in pending]))
+        history = torch.from_numpy(np.stack([o[1] for _, o, _ in pending]))
         counts = [len(c.moves) for _, _, c in pending]
         index = torch.repeat_interleave(torch.arange(len(pending)), torch.tensor(counts))
         rows = torch.from_numpy(np.concatenate([c.rows for _, _, c in pending]))
         phases = torch.tensor([c.phase for _, _, c in pending])
-        q = q_values(model, obs, history, rows, index, phases).numpy()
+        q = acting_q_values(model, obs, history, rows, index, phases, baseline=False)[0].numpy()
         self._spreads.extend(candidate_spreads(q, index.numpy(), counts))
         offset = 0
-        for (i, observation, candidates), n in zip(pending, counts, strict=True):
+        for (i, (observation, history), candidates), n in zip(pending, counts, strict=True):
             scores = q[offset:offset + n]
             offset += n
             choice = self.rng.randrange(n) if self.rng.random() < epsilon else int(np.argmax(scores))
             seat = AGENTS.index(self.envs[i].agent_selection)
-            self._trajectories[i].append((observation["observation"], observation["history"],
-                                          candidates.rows[choice], candidates.phase, seat, None, None))
+            self._trajectories[i].append((observation, history, candidates.rows[choice], candidates.phase, seat,
+                                          None, None))
             self._apply(i, candidates.moves[choice])
 
-    def _teacher_decision(self, i: int, seat: int, view: PlayerView, observation: dict,
+    def _teacher_decision(self, i: int, seat: int, view: PlayerView, observed: Observed,
                           candidates: Candidates) -> None:
         teacher = self.teachers[i]
         moves, rows = list(candidates.moves), candidates.rows
@@ -249,9 +254,8 @@ class PlayTables:
             chosen = int(teacher.act(view))
             positive = np.array([m == chosen for m in moves])
         pick = moves.index(chosen)
-        self._trajectories[i].append((observation["observation"], observation["history"], rows[pick],
-                                      candidates.phase, seat, rows if len(moves) > 1 else None,
-                                      positive if len(moves) > 1 else None))
+        self._trajectories[i].append((*observed, rows[pick], candidates.phase, seat,
+                                      rows if len(moves) > 1 else None, positive if len(moves) > 1 else None))
         self._apply(i, chosen)
 
     def _apply(self, i: int, move) -> None:

@@ -25,7 +25,7 @@ import numpy as np
 import torch
 
 from agents.dmc.features import action_table, card_step_table, decision_phase
-from agents.dmc.models import q_values
+from agents.dmc.inference import acting_q_values
 from agents.dmc.play_tables import PlayTables
 from agents.selfplay.config import RunConfig
 from agents.selfplay.samples import SampleBatch, collect_finished, hand_samples
@@ -76,7 +76,7 @@ class SelfPlayTables:
         counts = [len(legal) for legal in legal_actions]
         index = torch.repeat_interleave(torch.arange(len(self.envs)), torch.tensor(counts))
         actions = torch.from_numpy(np.concatenate(feature_rows))
-        q = q_values(model, obs, history, actions, index, torch.tensor(phases)).numpy()
+        q = acting_q_values(model, obs, history, actions, index, torch.tensor(phases))[0].numpy()
         offset = 0
         for i, env in enumerate(self.envs):
             legal = legal_actions[i]

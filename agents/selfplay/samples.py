@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+import torch
 
 
 @dataclass
@@ -84,13 +85,19 @@ def collect_finished(finished: list[SampleBatch], frames: int, min_samples: int)
     return batch
 
 
+def as_half(array: np.ndarray) -> np.ndarray:
+    """``array`` as float16, the samples' storage type. Converted by torch: numpy's conversion has no
+    vector path and took 2% of self-play; both round to nearest even."""
+    return torch.from_numpy(array).to(torch.float16).numpy()
+
+
 def hand_samples(decisions: list[tuple], team_reward: tuple[float, float], hand, **extra) -> SampleBatch:
     """The samples of one finished hand: each decision ``(obs, history, action row, phase, seat, ...)``
     gets the deciding seat's team reward as target; ``extra`` sets the other fields (candidates, stats)."""
     return SampleBatch(
-        obs=np.stack([d[0] for d in decisions]).astype(np.float16),
-        history=np.stack([d[1] for d in decisions]).astype(np.float16),
-        actions=np.stack([d[2] for d in decisions]).astype(np.float16),
+        obs=as_half(np.stack([d[0] for d in decisions])),
+        history=as_half(np.stack([d[1] for d in decisions])),
+        actions=as_half(np.stack([d[2] for d in decisions])),
         phase=np.array([d[3] for d in decisions], dtype=np.int8),
         target=np.array([team_reward[d[4] % 2] for d in decisions], dtype=np.float32),
         episodes=1, returns=[team_reward[0]],  # 刮风 has no throws

@@ -1,0 +1,158 @@
+"""Acting with a Q-network on the CPU: the same Q values as :meth:`QNetwork.evaluate`, computed sparsely.
+
+Self-play spends about a third of its time in the forward pass, and its inputs
+are mostly zeros: about 7% of the observation, 2% of the trick history and 3%
+of the candidate rows are set. So the three layers that read them are computed
+as sums over the set entries only (``embedding_bag`` over the transposed
+weights), which gives the dense layers' numbers up to float rounding:
+
+* the observation MLP's first layer;
+* the LSTM's input projection, after which the recurrence runs step by step;
+  a history's leading all-zero rows (the front padding) all lead to the same
+  state, computed once per weight version, so each sequence only runs over its
+  own rows, and a decision before the first trick needs no recurrence at all;
+* the action half of the head's first layer (the state half is once per
+  decision, as in :meth:`QNetwork.score_candidates`).
+
+It is for acting only (no gradients; training uses the dense modules). Other
+models (a Transformer history, one network per phase, a GPU, gradients on) go
+through :func:`agents.dmc.models.q_and_values` unchanged. The transposed weights
+are kept per model and rebuilt when any parameter changes (an actor loading the
+learner's weights in place bumps their version counters).
+"""
+
+from __future__ import annotations
+
+import weakref
+
+import torch
+from torch import nn
+from torch.nn import functional
+
+from agents.dmc.models import QNetwork, q_and_values
+
+
+class _SparseWeights:
+    """One model's weights in the form the sparse evaluation reads, for one version of its parameters."""
+
+    def __init__(self, model: QNetwork):
+        self.parameters = list(model.parameters())
+        self.key = self.version()
+        first = model.obs_encoder[0]
+        self.obs_weight, self.obs_bias = first.weight.detach().t().contiguous(), first.bias.detach().clone()
+        head = model.head[0]
+        split = head.in_features - model.action_size
+        self.head_state = head.weight.detach()[:, :split].clone()
+        self.head_action, self.head_bias = head.weight.detach()[:, split:].t().contiguous(), head.bias.detach().clone()
+        encoder = model.history_encoder
+        self.lstm = encoder.kind == "lstm"
+        if self.lstm:
+            rnn = encoder.rnn
+            self.input_weight = rnn.weight_ih_l0.detach().t().contiguous()
+            self.recurrent_weight = rnn.weight_hh_l0.detach().t().contiguous()
+            self.gate_bias = (rnn.bias_ih_l0 + rnn.bias_hh_l0).detach()
+            self.padding_states = self._padding_states(model.history_shape[0], rnn.hidden_size)
+
+    def _padding_states(self, length: int, hidden: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(h, c)`` after ``k`` all-zero history rows from the zero state, for ``k`` in ``0..length``."""
+        h, c = [torch.zeros(1, hidden)], [torch.zeros(1, hidden)]
+        for _ in range(length):
+            state = self.cell(self.gate_bias.unsqueeze(0), h[-1], c[-1])
+            h.append(state[0])
+            c.append(state[1])
+        return torch.cat(h), torch.cat(c)
+
+    def version(self) -> tuple[int, ...]:
+        """The parameters' version counters: they change with every in-place update of the weights."""
+        return tuple(p._version for p in self.parameters)
+
+    def cell(self, gates_in: torch.Tensor, h: torch.Tensor, c: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """One LSTM step (PyTorch's gate order i, f, g, o) from the input projection ``gates_in``."""
+        i, f, g, o = torch.addmm(gates_in, h, self.recurrent_weight).chunk(4, dim=1)
+        c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
+        return torch.sigmoid(o) * torch.tanh(c), c
+
+
+_WEIGHTS: weakref.WeakKeyDictionary[nn.Module, _SparseWeights] = weakref.WeakKeyDictionary()
+
+
+def _weights(model: QNetwork) -> _SparseWeights:
+    weights = _WEIGHTS.get(model)
+    if weights is None or weights.key != weights.version():
+        weights = _WEIGHTS[model] = _SparseWeights(model)
+    return weights
+
+
+def sparse_linear(x: torch.Tensor, weight_t: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+    """``x @ weight_t + bias`` summed over the nonzero entries of ``x`` only (rows of ``x``: 2-D)."""
+    rows, cols = x.nonzero(as_tuple=True)
+    return _summed(rows, cols, x[rows, cols], x.shape[0], weight_t, bias)
+
+
+def _summed(rows: torch.Tensor, cols: torch.Tensor, values: torch.Tensor, n: int, weight_t: torch.Tensor,
+            bias: torch.Tensor) -> torch.Tensor:
+    """The ``n`` rows of a matrix given by its nonzero entries (in row order), times ``weight_t``, plus bias."""
+    offsets = torch.zeros(n, dtype=torch.long)
+    offsets[1:] = torch.bincount(rows, minlength=n).cumsum(0)[:-1]
+    return functional.embedding_bag(cols, weight_t, offsets, mode="sum", per_sample_weights=values) + bias
+
+
+def _history_state(weights: _SparseWeights, history: torch.Tensor) -> torch.Tensor:
+    """The LSTM's last hidden state of each history, each sequence run from its first nonzero row."""
+    batch, length, row = history.shape
+    flat = history.reshape(batch * length, row)
+    rows, cols = flat.nonzero(as_tuple=True)
+    gates_in = _summed(rows, cols, flat[rows, cols], batch * length, weights.input_weight,
+                       weights.gate_bias).view(batch, length, -1)
+    start = torch.full((batch,), length, dtype=torch.long).scatter_reduce(
+        0, rows // length, rows % length, reduce="amin")  # each sequence's first nonzero row
+    start, order = torch.sort(start)  # sequences with the most rows first
+    gates_in = gates_in[order]
+    active = torch.searchsorted(start, torch.arange(length), right=True).tolist()
+    padded_h, padded_c = weights.padding_states
+    h = padded_h[length].expand(batch, -1).clone()
+    c = padded_c[length].expand(batch, -1).clone()
+    running = 0
+    for step, n in enumerate(active):
+        if n == 0:
+            continue
+        if n > running:  # these sequences' padding ends here: they start from its state
+            h[running:n], c[running:n] = padded_h[step], padded_c[step]
+            running = n
+        h[:n], c[:n] = weights.cell(gates_in[:n, step], h[:n], c[:n])
+    state = torch.empty_like(h)
+    state[order] = h
+    return state
+
+
+def _sparse_evaluate(model: QNetwork, obs: torch.Tensor, history: torch.Tensor, actions: torch.Tensor,
+                     index: torch.Tensor, baseline: bool) -> tuple[torch.Tensor, torch.Tensor]:
+    weights = _weights(model)
+    encoded = model.obs_encoder[1:](sparse_linear(obs, weights.obs_weight, weights.obs_bias))
+    if weights.lstm:
+        state = torch.cat([encoded, _history_state(weights, history)], dim=1)
+    else:
+        state = encoded
+    hidden = functional.linear(state, weights.head_state)[index] + \
+        sparse_linear(actions, weights.head_action, weights.head_bias)
+    q = model.head[1:](hidden).squeeze(1)
+    if model.value is None or not baseline:
+        return q, state.new_zeros(state.shape[0])
+    value = model.value(state).squeeze(1)
+    return q + value[index], value
+
+
+def acting_q_values(model: nn.Module, obs: torch.Tensor, history: torch.Tensor, actions: torch.Tensor,
+                    index: torch.Tensor, phase: torch.Tensor | None = None,
+                    baseline: bool = True) -> tuple[torch.Tensor, torch.Tensor]:
+    """``(Q of each candidate row, V of each decision)`` for acting: as
+    :func:`agents.dmc.models.q_and_values` with ``index``, computed sparsely where that applies
+    (a :class:`QNetwork` with an LSTM or no history, on the CPU, gradients off).
+
+    ``baseline=False`` may leave out a value head's ``V(s)`` (then reported as 0): it is the same for
+    all of a decision's candidates, so their ranking and spread do not need it.
+    """
+    if (isinstance(model, QNetwork) and model.history_encoder.kind in ("lstm", "none")
+            and not torch.is_grad_enabled() and obs.device.type == "cpu" and not model.head[0].weight.is_cuda):
+        return _sparse_evaluate(model, obs, history, actions, index, baseline)
+    return q_and_values(model, obs, history, actions, index, phase)
