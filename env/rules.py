@@ -156,6 +156,9 @@ def play_rank(ctx: TrumpContext, lead: Lead, play: Sequence[int]) -> tuple[int, 
     if all(suit[k] == lead_suit for k in play):
         if lead.is_throw:
             return NOT_A_WINNER, -1
+        n = len(play)
+        if n == lead.n <= 2:  # a single, or a pair (two copies of one card): its card's order, no decomposition
+            return (FOLLOWS_SHAPE, ctx.order[play[0]]) if n == 1 or play[0] == play[1] else (NOT_A_WINNER, -1)
         comps = decompose_suit(ctx, counts_of(play), lead_suit)
         if len(comps) == 1 and comps[0].size == lead.n:
             return FOLLOWS_SHAPE, comps[0].top

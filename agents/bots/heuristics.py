@@ -9,6 +9,7 @@ the expert bot price cards the same way.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 from env.cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, NUM_SUITS, POINTS, kind_of
@@ -35,15 +36,18 @@ def give_away_key(ctx: TrumpContext, hand: Sequence[int], kind: int) -> tuple[bo
     return POINTS[kind] > 0, card_value(ctx, kind) + (PAIR_BREAK if hand[kind] >= 2 else 0), kind
 
 
+@lru_cache(maxsize=1024)
+def card_values(ctx: TrumpContext) -> tuple[int, ...]:
+    """:func:`card_value` of every kind under ``ctx`` (asked for hundreds of thousands of cards a minute)."""
+    return tuple(card_value(ctx, k) for k in range(NUM_KINDS))
+
+
 def play_cost(ctx: TrumpContext, hand: Sequence[int], play: Sequence[int]) -> int:
     """Keeping value spent by a play: card values plus a charge for every pair it splits."""
-    cost = 0
-    seen: dict[int, int] = {}
-    for k in play:
-        cost += card_value(ctx, k)
-        seen[k] = seen.get(k, 0) + 1
-    for k, used in seen.items():
-        if used == 1 and hand[k] >= 2:
+    values = card_values(ctx)
+    cost = sum(values[k] for k in play)
+    for k in set(play):
+        if hand[k] >= 2 and play.count(k) == 1:
             cost += PAIR_BREAK
     return cost
 

@@ -38,7 +38,7 @@ import numpy as np
 
 from agents.bots.card_tracker import CardTracker, analysed_lead
 from agents.bots.expert_play import build_fill, build_shaped
-from agents.bots.heuristics import PAIR_BREAK, beats, card_value, trick_state
+from agents.bots.heuristics import PAIR_BREAK, beats, card_value, card_values, trick_state
 from agents.dmc.features import is_guafeng
 from agents.search.candidates import follow_ideas
 from env.actions import NUM_ACTIONS, bid_mask
@@ -186,8 +186,7 @@ _POINTS, _CARDS, _TRUMP_SHARE, _LEAD, _PAIRS, _LONGEST, _THROW, _SURE, _BEATS, _
 @lru_cache(maxsize=1024)
 def _kind_values(ctx: TrumpContext) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Per kind: its keeping value (:func:`~agents.bots.heuristics.card_value`) and 1 if it is trump."""
-    return (tuple(card_value(ctx, k) for k in range(NUM_KINDS)),
-            tuple(int(ctx.suit[k] == TRUMP) for k in range(NUM_KINDS)))
+    return card_values(ctx), tuple(int(ctx.suit[k] == TRUMP) for k in range(NUM_KINDS))
 
 
 @lru_cache(maxsize=1024)

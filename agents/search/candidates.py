@@ -23,7 +23,7 @@ from collections.abc import Iterable
 
 from agents.bots.card_tracker import CardTracker
 from agents.bots.expert_play import candidates as expert_follows
-from agents.bots.heuristics import card_value, play_cost, play_points, trick_state
+from agents.bots.heuristics import card_values, play_cost, play_points, trick_state
 from env.cards import POINTS
 from env.combos import decompose_suit
 from env.rules import NOT_A_WINNER, play_rank
@@ -110,5 +110,6 @@ def follow_ideas(view: PlayerView) -> Iterable[tuple[int, ...]]:
         ideas.append(plays[min(winners, key=lambda i: (costs[i] - points[i], plays[i]))])
         ideas.append(plays[max(winners, key=lambda i: (ranks[i], -costs[i], plays[i]))])
         ideas.append(plays[max(winners, key=lambda i: (points[i], -costs[i], plays[i]))])
-    ideas.append(min(plays, key=lambda p: (sum(card_value(ctx, k) for k in p), p)))
+    values = card_values(ctx)
+    ideas.append(min(plays, key=lambda p: (sum(values[k] for k in p), p)))
     return ideas
