@@ -77,6 +77,8 @@ def main(cfg: DictConfig) -> float:
         model.load_state_dict(check_resumable(state, run, source).state_dict())
         if state.get("optimizer") is not None:
             optimizer.load_state_dict(state["optimizer"])
+            for group in optimizer.param_groups:  # the configured rate, not the saved one: a resume may change it
+                group["lr"] = settings.learning_rate
         counters.update(state["counters"])
         counters["resumes"] += 1
         restore_rng(state["rng"])

@@ -56,13 +56,17 @@ def test_smoke_training_writes_checkpoint_and_tensorboard(smoke_run):
 def test_resume_continues_the_counters(smoke_run, tmp_path):
     first = load_checkpoint(smoke_run / "checkpoints" / "latest.pt")["counters"]
     result = run_train(tmp_path, "resume=true", f"resume_from={smoke_run / 'checkpoints' / 'latest.pt'}",
-                       f"train.total_frames={int(first['frames']) + 1000}", "train.final_eval_deals=0")
+                       f"train.total_frames={int(first['frames']) + 1000}", "train.final_eval_deals=0",
+                       "train.learning_rate=0.000123")
     assert result.returncode == 0, result.stderr[-3000:]
     assert "resumed from" in result.stdout
-    second = load_checkpoint(tmp_path / "checkpoints" / "latest.pt")["counters"]
+    state = load_checkpoint(tmp_path / "checkpoints" / "latest.pt")
+    second = state["counters"]
     assert second["frames"] >= first["frames"] + 1000
     assert second["learner_steps"] > first["learner_steps"]
     assert second["resumes"] == first["resumes"] + 1
+    # the optimizer's state goes on, at the learning rate the resumed run was given
+    assert [g["lr"] for g in state["optimizer"]["param_groups"]] == [0.000123]
 
 
 def test_ctrl_c_saves_a_checkpoint_without_tracebacks_and_it_resumes(tmp_path, press_ctrl_c):
