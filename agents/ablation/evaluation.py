@@ -10,6 +10,10 @@ The cache is one file per run, ``<run>/report_cache.json``: an entry per
 (snapshot file, its size and modification time, opponent, evaluation seed,
 deal set), so a re-run plays only the snapshots that are new or changed, and
 a different deal count or rule set never reuses numbers of another deal set.
+
+A run's rule set comes from the ``rules`` of its saved config
+(:func:`env.ruleset.ruleset_from_config`: ``ruleset: guafeng`` names 刮风), and
+its deals are that rule set's, as ``evaluate.py`` plays them (:func:`deal_set`).
 """
 
 from __future__ import annotations
@@ -21,11 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from agents.ablation.runs import Problems, Run, Snapshot
-from agents.evaluation.deals import Deal, load_deals, make_deal
+from agents.evaluation.deals import Deal, default_deals_file, load_deals, make_deal
 from agents.evaluation.duplicate import Settings
 from agents.evaluation.run import evaluate
 from agents.selfplay.checkpoint import CheckpointError, load_checkpoint, model_from_checkpoint
-from env.variants import RuleOptions
+from env.ruleset import RuleSet, ruleset_from_config
 
 CACHE_FILE = "report_cache.json"
 CACHE_VERSION = 1
@@ -72,13 +76,36 @@ class EvalCounts:
     cached: int = 0
 
 
+def deals_file_of(rule_set: RuleSet, spec: EvalSpec) -> Path | None:
+    """Where the deals of a rule set are saved; ``None``: made in memory only.
+
+    The standard game: the configured ``deals_file``. Another rule set (刮风):
+    its own default file (``data/eval_deals_guafeng_seed<seed>.json``, beside
+    the standard one) when ``deals_file`` is named as the standard default;
+    else ``deals_file`` only if it exists (it may hold this rule set's deals),
+    so that a new deal file is never started with another rule set's deals.
+    """
+    if rule_set.name == "standard":
+        return spec.deals_file
+    if spec.deals_file.name == Path(default_deals_file(spec.seed)).name:
+        return spec.deals_file.with_name(Path(default_deals_file(spec.seed, rule_set.name)).name)
+    return spec.deals_file if spec.deals_file.exists() else None
+
+
 def deal_set(rules: dict[str, Any], spec: EvalSpec) -> list[Deal]:
-    """The deals for a rule set: the saved file's when it was made for these rules, else the same recipe in memory."""
-    options = RuleOptions.from_dict(rules)
-    try:
-        return load_deals(spec.deals_file, spec.seed, spec.num_deals, options)
-    except ValueError:  # the file holds another level sequence: deal i is still a function of (seed, i, rules)
-        return [make_deal(spec.seed, i, options) for i in range(spec.num_deals)]
+    """The deals for a run's ``rules`` (its config's): the saved file's (:func:`deals_file_of`) when it
+    was made for this rule set and level sequence, else the same recipe in memory.
+
+    Raises ``ValueError`` when ``rules`` names no known rule set or holds unknown options.
+    """
+    rule_set = ruleset_from_config(rules)
+    path = deals_file_of(rule_set, spec)
+    if path is not None:
+        try:
+            return load_deals(path, spec.seed, spec.num_deals, rule_set)
+        except ValueError:  # the file holds other deals: deal i is still a function of (seed, i, rules)
+            pass
+    return [make_deal(spec.seed, i, rule_set) for i in range(spec.num_deals)]
 
 
 def deals_key(deals: list[Deal]) -> str:
