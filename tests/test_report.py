@@ -187,29 +187,32 @@ def guafeng_run(tmp_path_factory) -> Path:
 
 
 def test_a_guafeng_runs_deals_are_its_rule_sets_own(tmp_path):
-    """``ruleset: guafeng`` in a run's rules picks 刮风 deals: the shipped file beside the standard default,
-    or the same recipe in memory; the standard game reads its file as before (so its cache keys stay)."""
+    """``ruleset: guafeng`` in a run's rules picks 刮风 deals: by default its own saved set, as
+    ``evaluate.py`` reads it; the standard game reads its own as before (so its cache keys stay)."""
     guafeng = ruleset_from_config(GUAFENG)
     shipped = load_deals(ROOT / default_deals_file(0, "guafeng"), 0, 3, guafeng)
-    spec = EvalSpec(opponents=("random",), num_deals=3, seed=0, deals_file=ROOT / default_deals_file(0))
+    spec = EvalSpec(opponents=("random",), num_deals=3, seed=0, deals_root=ROOT)
     assert deal_set(GUAFENG, spec) == shipped
     standard = deal_set({"step": 40}, spec)
     assert standard == load_deals(ROOT / default_deals_file(0), 0, 3, RuleOptions())
     assert deals_key(standard) != deals_key(shipped)
-    elsewhere = replace(spec, deals_file=tmp_path / "deals.json")
-    assert deal_set(GUAFENG, elsewhere) == shipped
-    assert not elsewhere.deals_file.exists()  # a file named for the standard game gets no 刮风 deals
+    # One file for every run: the first rule set to use it starts it; the other plays the same recipe in memory.
+    shared = replace(spec, deals_file=tmp_path / "deals.json")
+    assert deal_set({"step": 40}, shared) == standard
+    saved = shared.deals_file.read_bytes()
+    assert deal_set(GUAFENG, shared) == shipped and shared.deals_file.read_bytes() == saved
 
 
 def test_a_guafeng_run_is_reported_on_guafeng_deals(guafeng_run, tmp_path):
-    """With the standard default deals_file, a 刮风 run plays the 刮风 default file's deals, with finite numbers."""
+    """With the default deals_file, a 刮风 run plays its rule set's saved deals (read from the directory the
+    report starts in), with finite numbers; no standard deal file is touched."""
     data = tmp_path / "data"
     data.mkdir()
-    own = data / Path(default_deals_file(0, "guafeng")).name
+    own = tmp_path / default_deals_file(0, "guafeng")
     shutil.copy(ROOT / default_deals_file(0, "guafeng"), own)
-    standard = data / Path(default_deals_file(0)).name
-    result = run_report(guafeng_run, tmp_path / "out", "sweep=null", f"runs=['{guafeng_run}']",
-                        f"deals_file={standard}")
+    command = [sys.executable, str(ROOT / "report.py"), "sweep=null", f"runs=['{guafeng_run}']",
+               f"hydra.run.dir={tmp_path / 'out'}", "num_deals=2", "opponents=[random]", "workers=1", "progress=false"]
+    result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr[-3000:]
     assert json.loads((tmp_path / "out" / "results.json").read_text())["problems"] == []
     final = [r for r in read_csv(tmp_path / "out" / "final.csv") if r["metric"] == "level_diff"]
@@ -218,7 +221,8 @@ def test_a_guafeng_run_is_reported_on_guafeng_deals(guafeng_run, tmp_path):
     entries = json.loads((guafeng_run / CACHE_FILE).read_text())["entries"]
     expected = deals_key(load_deals(own, 0, 2, ruleset_from_config(GUAFENG)))
     assert entries and all(json.loads(k)[-1] == expected for k in entries)
-    assert not standard.exists() and own.read_bytes() == (ROOT / default_deals_file(0, "guafeng")).read_bytes()
+    assert sorted(p.name for p in data.iterdir()) == [own.name]
+    assert own.read_bytes() == (ROOT / default_deals_file(0, "guafeng")).read_bytes()
 
 
 def test_a_report_of_standard_and_guafeng_runs_plays_each_on_its_own_deals(report, sweep, guafeng_run):

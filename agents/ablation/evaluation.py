@@ -42,7 +42,8 @@ class EvalSpec:
     opponents: tuple[str, ...]
     num_deals: int
     seed: int
-    deals_file: Path
+    deals_file: Path | None = None  # None: each rule set's own default file under deals_root
+    deals_root: Path = Path(".")
     workers: int = 1
     backend: str = "local"
     address: str | None = None
@@ -76,20 +77,13 @@ class EvalCounts:
     cached: int = 0
 
 
-def deals_file_of(rule_set: RuleSet, spec: EvalSpec) -> Path | None:
-    """Where the deals of a rule set are saved; ``None``: made in memory only.
-
-    The standard game: the configured ``deals_file``. Another rule set (刮风):
-    its own default file (``data/eval_deals_guafeng_seed<seed>.json``, beside
-    the standard one) when ``deals_file`` is named as the standard default;
-    else ``deals_file`` only if it exists (it may hold this rule set's deals),
-    so that a new deal file is never started with another rule set's deals.
-    """
-    if rule_set.name == "standard":
+def deals_file_of(rule_set: RuleSet, spec: EvalSpec) -> Path:
+    """Where a rule set's deals are saved: the configured ``deals_file``, or (``None``) the rule set's own
+    default file under ``deals_root`` (``data/eval_deals_seed<seed>.json``, 刮风's
+    ``data/eval_deals_guafeng_seed<seed>.json``), as ``evaluate.py`` picks it."""
+    if spec.deals_file is not None:
         return spec.deals_file
-    if spec.deals_file.name == Path(default_deals_file(spec.seed)).name:
-        return spec.deals_file.with_name(Path(default_deals_file(spec.seed, rule_set.name)).name)
-    return spec.deals_file if spec.deals_file.exists() else None
+    return spec.deals_root / default_deals_file(spec.seed, rule_set.name)
 
 
 def deal_set(rules: dict[str, Any], spec: EvalSpec) -> list[Deal]:
@@ -99,13 +93,10 @@ def deal_set(rules: dict[str, Any], spec: EvalSpec) -> list[Deal]:
     Raises ``ValueError`` when ``rules`` names no known rule set or holds unknown options.
     """
     rule_set = ruleset_from_config(rules)
-    path = deals_file_of(rule_set, spec)
-    if path is not None:
-        try:
-            return load_deals(path, spec.seed, spec.num_deals, rule_set)
-        except ValueError:  # the file holds other deals: deal i is still a function of (seed, i, rules)
-            pass
-    return [make_deal(spec.seed, i, rule_set) for i in range(spec.num_deals)]
+    try:
+        return load_deals(deals_file_of(rule_set, spec), spec.seed, spec.num_deals, rule_set)
+    except ValueError:  # the file holds other deals: deal i is still a function of (seed, i, rules)
+        return [make_deal(spec.seed, i, rule_set) for i in range(spec.num_deals)]
 
 
 def deals_key(deals: list[Deal]) -> str:
