@@ -41,7 +41,9 @@ def main(cfg: DictConfig) -> None:
     if sweep is None and not run_dirs:
         raise ValueError("nothing to report on: give sweep=DIR (a sweep directory) or runs=[DIR,...]")
     spec = EvalSpec(opponents=tuple(str(o) for o in cfg.opponents), num_deals=int(cfg.num_deals),
-                    seed=int(cfg.seed), deals_file=Path(to_absolute_path(str(cfg.deals_file))),
+                    seed=int(cfg.seed),
+                    deals_file=Path(to_absolute_path(str(cfg.deals_file))) if cfg.deals_file else None,
+                    deals_root=Path(to_absolute_path(".")),
                     workers=int(cfg.workers), backend=str(cfg.backend), address=cfg.ray_address,
                     batch_snapshots=int(cfg.batch_snapshots), progress=bool(cfg.progress))
     # A player scores one decision at a time: torch's own threads only fight the other workers for

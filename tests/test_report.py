@@ -8,19 +8,25 @@ import math
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
 
+from agents.ablation.evaluation import CACHE_FILE, EvalSpec, deal_set, deals_key
 from agents.ablation.intervals import sweep_difference, sweep_mean, t_quantile
 from agents.ablation.runs import Problems, Run, group_runs, pick_baseline
+from agents.evaluation.deals import default_deals_file, load_deals
 from agents.selfplay.checkpoint import load_checkpoint
 from agents.selfplay.snapshots import SnapshotKeeper, SnapshotSettings, list_snapshot_files, read_index, thin
+from env.ruleset import ruleset_from_config
+from env.variants import RuleOptions
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = ("model=lstm", "model=mlp")
+GUAFENG = {"ruleset": "guafeng", "match_hands": 13, "stage_limit": 7}  # the rules of conf/rules/guafeng.yaml
 
 
 def run_report(sweep: Path, out: Path, *overrides: str) -> subprocess.CompletedProcess:
@@ -169,6 +175,75 @@ def test_bad_runs_and_snapshots_are_named_and_the_rest_is_reported(sweep, tmp_pa
     assert "## Problems" in summary and "lstm_seed2_linear_kitty" in summary
 
 
+@pytest.fixture(scope="module")
+def guafeng_run(tmp_path_factory) -> Path:
+    """A 刮风 run of the smoke preset, a few hundred frames: one snapshot (the final network)."""
+    out = tmp_path_factory.mktemp("guafeng") / "run"
+    command = [sys.executable, "train.py", "train=smoke", "rules=guafeng", f"hydra.run.dir={out}",
+               "train.total_frames=300", "train.final_eval_deals=0"]
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return out
+
+
+def test_a_guafeng_runs_deals_are_its_rule_sets_own(tmp_path):
+    """``ruleset: guafeng`` in a run's rules picks 刮风 deals: by default its own saved set, as
+    ``evaluate.py`` reads it; the standard game reads its own as before (so its cache keys stay)."""
+    guafeng = ruleset_from_config(GUAFENG)
+    shipped = load_deals(ROOT / default_deals_file(0, "guafeng"), 0, 3, guafeng)
+    spec = EvalSpec(opponents=("random",), num_deals=3, seed=0, deals_root=ROOT)
+    assert deal_set(GUAFENG, spec) == shipped
+    standard = deal_set({"step": 40}, spec)
+    assert standard == load_deals(ROOT / default_deals_file(0), 0, 3, RuleOptions())
+    assert deals_key(standard) != deals_key(shipped)
+    # One file for every run: the first rule set to use it starts it; the other plays the same recipe in memory.
+    shared = replace(spec, deals_file=tmp_path / "deals.json")
+    assert deal_set({"step": 40}, shared) == standard
+    saved = shared.deals_file.read_bytes()
+    assert deal_set(GUAFENG, shared) == shipped and shared.deals_file.read_bytes() == saved
+
+
+def test_a_guafeng_run_is_reported_on_guafeng_deals(guafeng_run, tmp_path):
+    """With the default deals_file, a 刮风 run plays its rule set's saved deals (read from the directory the
+    report starts in), with finite numbers; no standard deal file is touched."""
+    data = tmp_path / "data"
+    data.mkdir()
+    own = tmp_path / default_deals_file(0, "guafeng")
+    shutil.copy(ROOT / default_deals_file(0, "guafeng"), own)
+    command = [sys.executable, str(ROOT / "report.py"), "sweep=null", f"runs=['{guafeng_run}']",
+               f"hydra.run.dir={tmp_path / 'out'}", "num_deals=2", "opponents=[random]", "workers=1", "progress=false"]
+    result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert json.loads((tmp_path / "out" / "results.json").read_text())["problems"] == []
+    final = [r for r in read_csv(tmp_path / "out" / "final.csv") if r["metric"] == "level_diff"]
+    assert len(final) == 1 and final[0]["deals"] == "2"
+    assert all(math.isfinite(float(final[0][k])) for k in ("value", "ci_low", "ci_high"))
+    entries = json.loads((guafeng_run / CACHE_FILE).read_text())["entries"]
+    expected = deals_key(load_deals(own, 0, 2, ruleset_from_config(GUAFENG)))
+    assert entries and all(json.loads(k)[-1] == expected for k in entries)
+    assert sorted(p.name for p in data.iterdir()) == [own.name]
+    assert own.read_bytes() == (ROOT / default_deals_file(0, "guafeng")).read_bytes()
+
+
+def test_a_report_of_standard_and_guafeng_runs_plays_each_on_its_own_deals(report, sweep, guafeng_run):
+    """One report over both rule sets: the 刮风 run is a group of its own and the standard groups' numbers
+    are those of a report without it (the same deals)."""
+    first, out = report[1], report[1].parent / "mixed"
+    result = run_report(sweep, out, f"runs=['{guafeng_run}']")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "5 run(s) in 3 group(s)" in result.stdout
+    numbers = ("value", "ci_low", "ci_high")
+    before = {(r["group"], r["metric"]): [r[k] for k in numbers] for r in read_csv(first / "final.csv")}
+    rows = read_csv(out / "final.csv")
+    assert len(rows) == len(before) + 2  # the 刮风 group's level differential and hand win rate
+    for row in rows:
+        if "rules=guafeng" in row["group"]:
+            assert all(math.isfinite(float(row[k])) for k in numbers)
+        else:  # labelled "model=lstm,train.total_frames=1000" now: the 刮风 group differs in more overrides
+            label = next(g for g in CONFIGS if g in row["group"].split(","))
+            assert [row[k] for k in numbers] == before[label, row["metric"]]
+
+
 def test_snapshot_cap_keeps_the_first_and_newest_spread_over_the_run(tmp_path):
     model = torch.nn.Linear(2, 1)
     keeper = SnapshotKeeper(tmp_path, SnapshotSettings(every_frames=100, keep=4),
@@ -208,6 +283,16 @@ def test_runs_group_by_overrides_minus_seed():
     assert pick_baseline(groups, "model=gru", problems) is None
     assert problems.items == ["baseline 'model=gru': matches no group (groups: 'model=lstm', 'model=mlp'); "
                               "no differences computed"]
+
+
+def test_a_guafeng_run_in_a_standard_group_is_left_out():
+    runs = [_run("a1", "model=lstm", "seed=1"), _run("a2", "model=lstm", "seed=2"),
+            _run("g3", "model=lstm", "seed=3", rules=GUAFENG)]
+    problems = Problems(echo=False)
+    groups = group_runs(runs, ["seed"], ["rules", "action_mode"], problems)
+    assert [[r.name for r in g.runs] for g in groups] == [["a1", "a2"]]
+    assert len(problems.items) == 1 and problems.items[0].startswith("run g3: differs from the other runs")
+    assert 'rules.ruleset="guafeng"' in problems.items[0]
 
 
 def test_interval_over_seeds_and_deals_on_a_known_example():

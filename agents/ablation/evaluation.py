@@ -10,6 +10,10 @@ The cache is one file per run, ``<run>/report_cache.json``: an entry per
 (snapshot file, its size and modification time, opponent, evaluation seed,
 deal set), so a re-run plays only the snapshots that are new or changed, and
 a different deal count or rule set never reuses numbers of another deal set.
+
+A run's rule set comes from the ``rules`` of its saved config
+(:func:`env.ruleset.ruleset_from_config`: ``ruleset: guafeng`` names 刮风), and
+its deals are that rule set's, as ``evaluate.py`` plays them (:func:`deal_set`).
 """
 
 from __future__ import annotations
@@ -21,11 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from agents.ablation.runs import Problems, Run, Snapshot
-from agents.evaluation.deals import Deal, load_deals, make_deal
+from agents.evaluation.deals import Deal, default_deals_file, load_deals, make_deal
 from agents.evaluation.duplicate import Settings
 from agents.evaluation.run import evaluate
 from agents.selfplay.checkpoint import CheckpointError, load_checkpoint, model_from_checkpoint
-from env.variants import RuleOptions
+from env.ruleset import RuleSet, ruleset_from_config
 
 CACHE_FILE = "report_cache.json"
 CACHE_VERSION = 1
@@ -38,7 +42,8 @@ class EvalSpec:
     opponents: tuple[str, ...]
     num_deals: int
     seed: int
-    deals_file: Path
+    deals_file: Path | None = None  # None: each rule set's own default file under deals_root
+    deals_root: Path = Path(".")
     workers: int = 1
     backend: str = "local"
     address: str | None = None
@@ -72,13 +77,26 @@ class EvalCounts:
     cached: int = 0
 
 
+def deals_file_of(rule_set: RuleSet, spec: EvalSpec) -> Path:
+    """Where a rule set's deals are saved: the configured ``deals_file``, or (``None``) the rule set's own
+    default file under ``deals_root`` (``data/eval_deals_seed<seed>.json``, 刮风's
+    ``data/eval_deals_guafeng_seed<seed>.json``), as ``evaluate.py`` picks it."""
+    if spec.deals_file is not None:
+        return spec.deals_file
+    return spec.deals_root / default_deals_file(spec.seed, rule_set.name)
+
+
 def deal_set(rules: dict[str, Any], spec: EvalSpec) -> list[Deal]:
-    """The deals for a rule set: the saved file's when it was made for these rules, else the same recipe in memory."""
-    options = RuleOptions.from_dict(rules)
+    """The deals for a run's ``rules`` (its config's): the saved file's (:func:`deals_file_of`) when it
+    was made for this rule set and level sequence, else the same recipe in memory.
+
+    Raises ``ValueError`` when ``rules`` names no known rule set or holds unknown options.
+    """
+    rule_set = ruleset_from_config(rules)
     try:
-        return load_deals(spec.deals_file, spec.seed, spec.num_deals, options)
-    except ValueError:  # the file holds another level sequence: deal i is still a function of (seed, i, rules)
-        return [make_deal(spec.seed, i, options) for i in range(spec.num_deals)]
+        return load_deals(deals_file_of(rule_set, spec), spec.seed, spec.num_deals, rule_set)
+    except ValueError:  # the file holds other deals: deal i is still a function of (seed, i, rules)
+        return [make_deal(spec.seed, i, rule_set) for i in range(spec.num_deals)]
 
 
 def deals_key(deals: list[Deal]) -> str:
