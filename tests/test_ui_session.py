@@ -109,7 +109,10 @@ def test_default_seats_and_checkpoints(tmp_path: Path) -> None:
     (tmp_path / "best_model.pt").write_bytes(b"")
     assert best_checkpoint(tmp_path).name == "best_model.pt"
     assert default_ai(tmp_path) == "search"  # no card: a checkpoint is not known to be stronger
-    card = {"evaluation": {"vs_search": {"pairs": [
+    card = {"evaluation": {"critic_vs_expert": {"pairs": [  # the critic built on the network: not its own figures
+        {"a": "critic:checkpoints/best_model.pt", "b": "expert",
+         "metrics": {"level_diff": {"value": 0.05, "low": 0.03, "high": 0.07}}}]},
+        "vs_search": {"pairs": [
         {"a": "checkpoints/best_model.pt", "b": "search",
          "metrics": {"level_diff": {"value": 0.1, "low": 0.05, "high": 0.15}}}]}}}
     (tmp_path / "best_model.json").write_text(json.dumps(card))

@@ -85,12 +85,19 @@ def card_level_diffs(card: dict, file_name: str) -> dict[str, tuple[float, float
                 value = float(metric["value"])
             except (KeyError, TypeError, ValueError):
                 continue
+            if _wraps_another(a) or _wraps_another(b):  # critic:<file>, search:<file>: another agent's figures
+                continue
             low, high = metric.get("low"), metric.get("high")
             if Path(a).name == file_name:
                 found.setdefault(Path(b).stem, (value, low if isinstance(low, int | float) else None))
             elif Path(b).name == file_name:
                 found.setdefault(Path(a).stem, (-value, -high if isinstance(high, int | float) else None))
     return found
+
+
+def _wraps_another(spec: str) -> bool:
+    """Whether a participant spec is an agent built around another (``critic:<checkpoint>``, ``search:<prior>``)."""
+    return spec.split(":", 1)[0] in ("critic", "search") and ":" in spec
 
 
 def beats_in_card(checkpoint: Path, opponent: str) -> bool:
