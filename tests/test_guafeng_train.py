@@ -5,14 +5,11 @@ from __future__ import annotations
 
 import random
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
-from hydra import compose, initialize_config_dir
-from omegaconf import OmegaConf
 
 from agents.dmc import guafeng_plays
 from agents.dmc.agent import DMCAgent
@@ -31,20 +28,15 @@ from env.guafeng.fixing import Fix
 from env.guafeng.hand import GuafengPhase
 from env.ruleset import make_ruleset
 from env.shengji_env import raw_env
+from tests.test_train import config
+from tests.test_train import run_train as run_smoke_train
 
-ROOT = Path(__file__).resolve().parents[1]
 GUAFENG = make_ruleset("guafeng")
 
 
-def config(*overrides: str) -> dict:
-    with initialize_config_dir(version_base=None, config_dir=str(ROOT / "conf")):
-        cfg = compose("train", overrides=list(overrides))
-    return OmegaConf.to_container(cfg, resolve=True)
-
-
 def run_train(tmp: Path, *overrides: str) -> subprocess.CompletedProcess:
-    command = [sys.executable, "train.py", "rules=guafeng", "train=smoke", f"hydra.run.dir={tmp}", *overrides]
-    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    """A smoke run of ``train.py`` on 刮风."""
+    return run_smoke_train(tmp, "rules=guafeng", *overrides)
 
 
 @pytest.fixture(scope="module")
