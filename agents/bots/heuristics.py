@@ -45,11 +45,12 @@ def card_values(ctx: TrumpContext) -> tuple[int, ...]:
 def play_cost(ctx: TrumpContext, hand: Sequence[int], play: Sequence[int]) -> int:
     """Keeping value spent by a play: card values plus a charge for every pair it splits."""
     values = card_values(ctx)
-    cost = sum(values[k] for k in play)
-    for k in set(play):
-        if hand[k] >= 2 and play.count(k) == 1:
-            cost += PAIR_BREAK
-    return cost
+    return sum(values[k] for k in play) + PAIR_BREAK * split_pairs(hand, play)
+
+
+def split_pairs(hand: Sequence[int], play: Sequence[int]) -> int:
+    """How many of the hand's pairs the play splits (plays one card of)."""
+    return sum(1 for k in set(play) if hand[k] >= 2 and play.count(k) == 1)
 
 
 def richest_feed(ctx: TrumpContext, hand: Sequence[int], plays: Sequence[tuple[int, ...]]) -> tuple[int, ...]:

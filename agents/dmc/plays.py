@@ -38,7 +38,7 @@ import numpy as np
 
 from agents.bots.card_tracker import CardTracker, analysed_lead
 from agents.bots.expert_play import build_fill, build_shaped
-from agents.bots.heuristics import PAIR_BREAK, beats, card_value, card_values, trick_state
+from agents.bots.heuristics import PAIR_BREAK, beats, card_value, card_values, split_pairs, trick_state
 from agents.dmc.features import is_guafeng
 from agents.search.candidates import follow_ideas
 from env.actions import NUM_ACTIONS, bid_mask
@@ -156,7 +156,7 @@ def play_rows(view: PlayerView, plays: Sequence[tuple[int, ...]], layout: str,
             trumps += trump[k]
         n = len(play)
         # play_cost: the keeping value spent, plus a charge for each pair the play splits
-        cost += PAIR_BREAK * sum(1 for k in set(play) if hand[k] >= 2 and play.count(k) == 1)
+        cost += PAIR_BREAK * split_pairs(hand, play)
         row[extra + _POINTS] = points / 25.0
         row[extra + _CARDS] = n / 8.0
         row[extra + _TRUMP_SHARE] = trumps / n
