@@ -97,7 +97,9 @@ def card_level_diffs(card: dict, file_name: str) -> dict[str, tuple[float, float
 
 def _wraps_another(spec: str) -> bool:
     """Whether a participant spec is an agent built around another (``critic:<checkpoint>``, ``search:<prior>``)."""
-    return spec.split(":", 1)[0] in ("critic", "search") and ":" in spec
+    registry = _registry()
+    return registry is not None and spec != registry.SEARCH and \
+        (registry.search_prior(spec) or registry.critic_network(spec)) is not None
 
 
 def beats_in_card(checkpoint: Path, opponent: str) -> bool:
