@@ -219,13 +219,12 @@ class PlayTables:
         q = acting_q_values(model, obs, history, rows, index, phases, baseline=False)[0].numpy()
         self._spreads.extend(candidate_spreads(q, index.numpy(), counts))
         offset = 0
-        for (i, (observation, history), candidates), n in zip(pending, counts, strict=True):
+        for (i, observed, candidates), n in zip(pending, counts, strict=True):
             scores = q[offset:offset + n]
             offset += n
             choice = self.rng.randrange(n) if self.rng.random() < epsilon else int(np.argmax(scores))
             seat = AGENTS.index(self.envs[i].agent_selection)
-            self._trajectories[i].append((observation, history, candidates.rows[choice], candidates.phase, seat,
-                                          None, None))
+            self._trajectories[i].append((*observed, candidates.rows[choice], candidates.phase, seat, None, None))
             self._apply(i, candidates.moves[choice])
 
     def _teacher_decision(self, i: int, seat: int, view: PlayerView, observed: Observed,
