@@ -22,7 +22,7 @@ from hydra.utils import to_absolute_path
 from omegaconf import DictConfig, OmegaConf
 
 from agents.registry import configure_search
-from env.ruleset import ruleset_from_config
+from env.core.registry import ruleset_from_config
 from ui.seats import DEFAULT_AI, HUMAN, default_ai, resolve_seats
 from ui.session import open_session
 

@@ -1,10 +1,10 @@
 """The one agent interface used everywhere: bots, trained checkpoints and humans.
 
 An agent is asked to act only when its seat has a decision, and is given that
-seat's :class:`~env.view.PlayerView` (never the hidden cards of others). What
+seat's :class:`~env.standard.view.PlayerView` (never the hidden cards of others). What
 it returns depends on the phase:
 
-* bidding (``Phase.DEAL`` / ``Phase.FINAL_BID``): a :class:`~env.bidding.Bid`
+* bidding (``Phase.DEAL`` / ``Phase.FINAL_BID``): a :class:`~env.standard.bidding.Bid`
   from ``view.bid_options``, or ``None`` to pass;
 * ``Phase.KITTY``: the kinds to bury (``view.ruleset.layout.kitty_size`` of them);
 * ``Phase.PLAY``: a whole play, a tuple of kinds (the environment applies it
@@ -28,10 +28,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any
 
-from env.bidding import Bid
-from env.game import Phase
-from env.trump import TRUMP
-from env.view import PlayerView
+from env.core.suits import TRUMP
+from env.standard.bidding import Bid
+from env.standard.hand import Phase
+from env.standard.view import PlayerView
 
 Decision = Bid | None | tuple[int, ...] | list[int] | int
 GUAFENG = "guafeng"

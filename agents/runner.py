@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from agents.base import Agent
-from env.game import Hand, Phase
 from env.guafeng.match import GuafengMatch
-from env.match import Match
-from env.view import view_of
+from env.standard.hand import Hand, Phase
+from env.standard.match import Match
+from env.standard.view import view_of
 
 
 def play_hand(hand: Hand, agents: Sequence[Agent]) -> Hand:

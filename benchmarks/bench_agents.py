@@ -19,8 +19,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agents.registry import make_agent
-from env.game import Hand, Phase
-from env.view import view_of
+from env.standard.hand import Hand, Phase
+from env.standard.view import view_of
 
 
 def time_hands(name: str, hands: int, seed: int, search: dict | None = None) -> dict[str, list[float]]:

@@ -30,9 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agents.bots.guafeng.random_policy import random_guafeng_decision
 from agents.bots.random_agent import random_decision
-from env.game import Hand, Phase
 from env.guafeng.hand import GuafengHand, GuafengPhase
 from env.guafeng.order import LEVELS
+from env.standard.hand import Hand, Phase
 
 
 def play_random_hand(seed: int, max_plays: int) -> int:

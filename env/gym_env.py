@@ -19,7 +19,7 @@ from env.shengji_env import AGENTS, raw_env
 
 
 class WholePlayPolicy(Protocol):
-    """Anything that decides from a :class:`~env.view.PlayerView` (bots, checkpoints, humans)."""
+    """Anything that decides from a :class:`~env.standard.view.PlayerView` (bots, checkpoints, humans)."""
 
     def act(self, view: Any) -> Any: ...
 

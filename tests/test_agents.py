@@ -18,11 +18,11 @@ from agents.bots.random_agent import RandomAgent
 from agents.evaluation.duplicate import TimedAgent
 from agents.registry import BOTS, make_agent
 from agents.runner import play_hand
-from env.cards import parse_cards
-from env.game import Hand, Phase
-from env.trump import TRUMP
-from env.variants import RuleOptions
-from env.view import PlayerView, view_of
+from env.core.cards import parse_cards
+from env.core.suits import TRUMP
+from env.standard.hand import Hand, Phase
+from env.standard.variants import RuleOptions
+from env.standard.view import PlayerView, view_of
 
 VARIANTS = [
     RuleOptions(),

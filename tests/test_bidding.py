@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from env.bidding import BIG_JOKER_PAIR, LITTLE_JOKER_PAIR, PAIR, SINGLE, Bid, StandingBid, available_bids
-from env.cards import CARD_NAMES, counts_of, parse_cards, two_decks
-from env.errors import IllegalActionError
-from env.game import Hand, Phase
-from env.variants import RuleOptions
+from env.core.cards import CARD_NAMES, counts_of, parse_cards, two_decks
+from env.core.errors import IllegalActionError
+from env.standard.bidding import BIG_JOKER_PAIR, LITTLE_JOKER_PAIR, PAIR, SINGLE, Bid, StandingBid, available_bids
+from env.standard.hand import Hand, Phase
+from env.standard.variants import RuleOptions
 
 S, H, C, D = range(4)
 

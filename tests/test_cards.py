@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from env.cards import (
+from env.core.cards import (
     BIG_JOKER,
     LITTLE_JOKER,
     TOTAL_POINTS,

@@ -18,17 +18,18 @@ import pytest
 from agents.bots.expert import ExpertAgent
 from agents.bots.greedy import GreedyAgent
 from agents.bots.random_agent import RandomAgent, random_decision
-from env.actions import FIRST_BID, NUM_ACTIONS, PASS, action_bid
-from env.bidding import Bid, StandingBid
-from env.cards import CARD_NAMES, NUM_KINDS, RANKS, counts_of, kinds_of, parse_cards, points_of
-from env.encoding import ObservationEncoder, observation_size
-from env.errors import IllegalActionError
-from env.game import Hand, Phase
-from env.match import Match
-from env.ruleset import StandardRules
+from env.core.actions import FIRST_BID, NUM_ACTIONS, PASS
+from env.core.cards import CARD_NAMES, NUM_KINDS, RANKS, counts_of, kinds_of, parse_cards, points_of
+from env.core.errors import IllegalActionError
 from env.shengji_env import env
-from env.variants import RuleOptions
-from env.view import view_of
+from env.standard.actions import action_bid
+from env.standard.bidding import Bid, StandingBid
+from env.standard.encoding import ObservationEncoder, observation_size
+from env.standard.hand import Hand, Phase
+from env.standard.match import Match
+from env.standard.ruleset import StandardRules
+from env.standard.variants import RuleOptions
+from env.standard.view import view_of
 from tests.test_game import check_finished_hand, snapshot
 
 CHAODIPI = RuleOptions(chaodipi=True)
@@ -184,7 +185,7 @@ def test_tribute_hand_replays_from_its_log():
 def chaodipi_hand() -> Hand:
     """Level 2, trump S from a turned card (strength 0), dealer 0, a small deal ready for the burial."""
     return Hand.from_deal(["S3 S4 S5 S6 S7", "H2 H2 C3 C4 C5", "D2 D2 D3 D4 D5", "LJ LJ BJ BJ C6"],
-                          "SK SK C8 C9 DT DJ DQ DK", level="2", dealer=0, trump="S", options=CHAODIPI)
+                          "SK SK C8 C9 DT DJ DQ DK", level="2", dealer=0, trump="S", rules=CHAODIPI)
 
 
 def test_chaodipi_round_strictly_stronger_reinforce_and_four_passes():
@@ -278,7 +279,7 @@ def test_random_hands_keep_the_invariants_and_replay(options):
 def big_light_hand(match: Match) -> Hand:
     """A one-card scripted hand in which the dealers take every point: P = 0 (大光)."""
     hand = Hand.from_deal(["SA", "S3", "SK", "S4"], "S5 S6 S7 S8 S9 ST SJ SQ", level="2", dealer=0, trump="H",
-                          options=match.ruleset, buried=True, team_levels=tuple(match.team_levels))
+                          rules=match.ruleset, buried=True, team_levels=tuple(match.team_levels))
     for seat, card in enumerate(["SA", "S3", "SK", "S4"]):
         hand.play(seat, card)
     return hand
@@ -360,7 +361,7 @@ def test_masks_match_brute_force_at_the_new_decision_points():
             if hand.phase in checked:
                 checked[hand.phase] += 1
                 assert np.array_equal(obs["action_mask"], brute_force_mask(hand)), hand.phase
-            if hand.phase == Phase.KITTY and hand.current_player != hand.dealer and raw.composer.picked == []:
+            if hand.phase == Phase.KITTY and hand.current_player != hand.dealer and raw.decision.picked == []:
                 # A 炒地皮 bidder's burial: any of its cards, as the dealer's.
                 seat = hand.current_player
                 assert hand.hand_sizes[seat] == 33
@@ -561,7 +562,7 @@ def test_a_person_takes_the_tribute_decisions_in_the_terminal(dealer, word):
 
     from rich.console import Console
 
-    from env.cards import CARD_NAMES
+    from env.core.cards import CARD_NAMES
     from ui.session import GameSession
     from ui.terminal import TerminalGame
 

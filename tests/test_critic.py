@@ -12,9 +12,9 @@ from agents.dmc.agent import DMCAgent
 from agents.dmc.critic import CriticAgent
 from agents.registry import is_checkpoint, make_agent
 from agents.runner import play_hand
-from env.game import Hand, Phase
-from env.ruleset import make_ruleset
-from env.view import view_of
+from env.core.registry import make_ruleset
+from env.standard.hand import Hand, Phase
+from env.standard.view import view_of
 
 NETWORK = "checkpoints/dmc_play_cpu60.pt"
 

@@ -13,13 +13,13 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from agents.bots.random_agent import RandomAgent
-from env.actions import NUM_ACTIONS, PASS, STOP
-from env.cards import DECK_SIZE, TOTAL_POINTS, format_cards, points_of
-from env.encoding import ObservationEncoder, observation_size
-from env.errors import IllegalActionError
-from env.game import Hand, Phase
-from env.rewards import hand_level_change
+from env.core.actions import NUM_ACTIONS, PASS, STOP
+from env.core.cards import DECK_SIZE, TOTAL_POINTS, format_cards, points_of
+from env.core.errors import IllegalActionError
 from env.shengji_env import AGENTS, env, raw_env
+from env.standard.encoding import ObservationEncoder, observation_size
+from env.standard.hand import Hand, Phase
+from env.standard.rewards import hand_level_change
 
 RECORDED = Path(__file__).parent / "data" / "recorded_hand.json"
 
@@ -111,10 +111,10 @@ def test_illegal_action_raises_and_changes_nothing():
     rng = np.random.default_rng(1)
     while environment.hand.phase != Phase.PLAY or len(environment.hand.tricks) < 3:
         environment.step(int(rng.choice(np.flatnonzero(environment.action_mask()))))
-    if environment.composer.mode == "lead":  # mid-decision: one card picked, the rest open
+    if environment.decision.composer.mode == "lead":  # mid-decision: one card picked, the rest open
         environment.step(int(np.flatnonzero(environment.action_mask())[0]))
     before = (json.dumps(environment.hand.to_log()), environment.action_mask().tolist(),
-              environment.agent_selection, list(environment.composer.picked) if environment.composer else None)
+              environment.agent_selection, list(environment.decision.picked) if environment.decision else None)
     illegal = [a for a in range(NUM_ACTIONS) if not environment.action_mask()[a]]
     for action in illegal[:20]:
         with pytest.raises(IllegalActionError):
@@ -122,7 +122,7 @@ def test_illegal_action_raises_and_changes_nothing():
     with pytest.raises(IllegalActionError):
         environment.step(NUM_ACTIONS + 3)
     after = (json.dumps(environment.hand.to_log()), environment.action_mask().tolist(),
-             environment.agent_selection, list(environment.composer.picked) if environment.composer else None)
+             environment.agent_selection, list(environment.decision.picked) if environment.decision else None)
     assert before == after
 
 
@@ -139,7 +139,7 @@ def test_whole_play_helper_applies_a_play_and_rejects_illegal_ones():
     missing = next(k for k in range(54) if hand.hands[leader][k] == 0)
     with pytest.raises(IllegalActionError, match="not in hand"):
         environment.play([missing])
-    assert hand.trick_plays == [] and environment.composer.picked == []
+    assert hand.trick_plays == [] and environment.decision.picked == []
     single = hand.hand_cards(leader)[0]
     environment.play([single])
     assert len(hand.trick_plays) == 1 and hand.trick_plays[0] == (single,)
@@ -161,7 +161,7 @@ def test_observation_ignores_other_players_hidden_cards():
     for seed in range(30):
         hand = Hand.new(seed)
         steps = rng.randrange(20, 160)
-        from env.view import view_of
+        from env.standard.view import view_of
 
         while hand.phase != Phase.DONE and steps:
             seat = hand.current_player
@@ -273,7 +273,7 @@ def make_recording() -> dict:  # pragma: no cover - used once to write tests/dat
 
 
 def test_encoding_from_the_view_equals_encoding_from_the_hand():
-    from env.view import view_of
+    from env.standard.view import view_of
 
     agents = [RandomAgent(i) for i in range(4)]
     hand = Hand.new(8)

@@ -12,7 +12,7 @@ from agents.evaluation.duplicate import Settings, play_deal
 from agents.evaluation.run import evaluate
 from agents.evaluation.stats import ratio_ci
 from agents.evaluation.tournament import round_robin
-from env.game import Hand
+from env.standard.hand import Hand
 
 
 @pytest.fixture(scope="module")

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from env.cards import counts_of, parse_cards
-from env.rules import Lead, follow_error, is_legal_play
-from env.trump import trump_context
+from env.core.cards import counts_of, parse_cards
+from env.rules import is_legal_play
+from env.standard.tricks import Lead, follow_error
+from env.standard.trump import trump_context
 
 # (hand, lead, play, legal) at level T, trump H unless a case says otherwise.
 CASES_T_H = [

@@ -13,13 +13,14 @@ import random
 import pytest
 
 from agents.bots.random_agent import random_decision as engine_random_decision
-from env.bidding import Bid
-from env.cards import card_list, kinds_of, parse_cards, points_of
-from env.errors import IllegalActionError
-from env.game import Hand, Phase, team_of
-from env.rules import Lead, follow_error, lead_error
-from env.scoring import kitty_multiplier_of, next_dealer, score_with
-from env.variants import RuleOptions
+from env.core.cards import card_list, kinds_of, parse_cards, points_of
+from env.core.errors import IllegalActionError
+from env.core.hand_base import team_of
+from env.standard.bidding import Bid
+from env.standard.hand import Hand, Phase
+from env.standard.scoring import kitty_multiplier_of, next_dealer, score_with
+from env.standard.tricks import Lead, follow_error, lead_error
+from env.standard.variants import RuleOptions
 
 
 def snapshot(hand: Hand) -> str:
@@ -54,7 +55,7 @@ KITTY_40 = "SK SK C5 C5 DT D3 D4 D6"
 def tractor_last_trick_hand(options: RuleOptions | None = None) -> Hand:
     """Level 2, trump S, dealer 0; the defenders (seat 1) win both tricks, the last with a tractor."""
     hand = Hand.from_deal(["H3 H4 H5 H6 H7", "HA HK HK HQ HQ", "H8 H9 HT HJ C3", "C4 C6 C7 C8 C9"], KITTY_40,
-                          level="2", dealer=0, trump="S", options=options, buried=True)
+                          level="2", dealer=0, trump="S", rules=options, buried=True)
     for seat, cards in [(0, "H3"), (1, "HA"), (2, "H8"), (3, "C4"),
                         (1, "HK HK HQ HQ"), (2, "H9 HT HJ C3"), (3, "C6 C7 C8 C9"), (0, "H4 H5 H6 H7")]:
         hand.play(seat, cards)
@@ -114,7 +115,7 @@ def test_failed_throw_plays_the_forced_component_and_is_public():
 def dealer_throw_hand(penalty: int) -> Hand:
     """Dealer seat 0 throws HA H3; seat 1's H9 beats H3: one card taken back."""
     hand = Hand.from_deal(["HA H3", "H9 H4", "C3 C4", "C6 C8"], NO_POINTS_KITTY, level="2", dealer=0, trump="S",
-                          options=RuleOptions(throw_penalty=penalty), buried=True)
+                          rules=RuleOptions(throw_penalty=penalty), buried=True)
     for seat, cards in [(0, "HA H3"), (1, "H9"), (2, "C3"), (3, "C6"), (1, "H4"), (2, "C4"), (3, "C8"), (0, "HA")]:
         hand.play(seat, cards)
     return hand
@@ -123,7 +124,7 @@ def dealer_throw_hand(penalty: int) -> Hand:
 def defender_throw_hand(penalty: int) -> Hand:
     """Dealer seat 1 leads; defender seat 2 wins and throws HA H3; seat 3's H9 beats H3."""
     hand = Hand.from_deal(["C4 D8 D4", "C6 D3 D6", "CA HA H3", "C3 H9 H4"], NO_POINTS_KITTY, level="2", dealer=1,
-                          trump="S", options=RuleOptions(throw_penalty=penalty), buried=True)
+                          trump="S", rules=RuleOptions(throw_penalty=penalty), buried=True)
     for seat, cards in [(1, "C6"), (2, "CA"), (3, "C3"), (0, "C4"), (2, "HA H3"), (3, "H9"), (0, "D8"), (1, "D3"),
                         (3, "H4"), (0, "D4"), (1, "D6"), (2, "HA")]:
         hand.play(seat, cards)

@@ -15,12 +15,12 @@ from agents.bots import BOTS
 from agents.evaluation.deals import check_deal, deal_hand, load_deals, make_deal
 from agents.evaluation.duplicate import Settings, play_deal
 from agents.runner import play_hand
-from env.cards import parse_cards
+from env.core.cards import parse_cards
 from env.guafeng.combos import classify
 from env.guafeng.hand import GuafengHand, GuafengPhase
 from env.guafeng.order import LEVELS
 from env.guafeng.ruleset import GuafengRules
-from env.view import view_of
+from env.standard.view import view_of
 
 ROOT = Path(__file__).resolve().parents[1]
 GUAFENG = GuafengRules()

@@ -22,19 +22,19 @@ import yaml
 from pettingzoo.test import api_test, seed_test
 
 import env as env_package
-from env.actions import NUM_ACTIONS, PASS, STOP
-from env.cards import NUM_KINDS, POINTS, counts_of
-from env.encoding import observation_size
-from env.errors import IllegalActionError
+from env.core.actions import NUM_ACTIONS, PASS, STOP
+from env.core.cards import NUM_KINDS, POINTS, counts_of
+from env.core.errors import IllegalActionError
+from env.core.registry import make_ruleset, ruleset_from_config
 from env.guafeng.actions import GuafengComposer
 from env.guafeng.encoding import CARD_SETS, SCALAR_FEATURES, GuafengEncoder, slot_table
 from env.guafeng.fixing import FIX_TABLE, Fix, StandingFix, fix_error, give_back_error
 from env.guafeng.hand import GuafengHand, GuafengPhase
 from env.guafeng.moves import legal_follows, legal_leads, sub_multisets
+from env.guafeng.rewards import hand_rewards as guafeng_hand_rewards
 from env.guafeng.view import guafeng_view_of
-from env.rewards import guafeng_hand_rewards
-from env.ruleset import make_ruleset, ruleset_from_config
 from env.shengji_env import AGENTS, env, raw_env
+from env.standard.encoding import observation_size
 
 RULES = make_ruleset("guafeng", {"match_hands": 2})
 CONF = Path(__file__).resolve().parents[1] / "conf" / "rules" / "guafeng.yaml"
@@ -125,7 +125,7 @@ def test_masks_agree_with_brute_force_at_every_decision_type():
         rng = np.random.default_rng(seed)
         while not any(environment.terminations.values()):
             raw = environment
-            composer = raw.composer
+            composer = raw.decision.composer
             expected = brute_mask(raw.hand, composer.picked)
             mask = raw.action_mask()
             if expected is not None:
@@ -188,11 +188,11 @@ def test_random_hands_and_matches_through_the_aec_api():
 
         def check(raw, totals=totals):
             assert raw.hand.cards_accounted() == 108
-            if raw.agents and raw.composer is not None:  # observe encodes from the composer's view: still current
+            if raw.agents and raw.decision is not None:  # observe encodes from the composer's view: still current
                 seat = AGENTS.index(raw.agent_selection)
                 observed = raw.observe(raw.agent_selection)
                 view = guafeng_view_of(raw.hand, seat)
-                assert np.array_equal(observed["observation"], raw.encoder.encode(view, seat, raw.composer.picked))
+                assert np.array_equal(observed["observation"], raw.encoder.encode(view, seat, raw.decision.picked))
                 assert np.array_equal(observed["history"], raw.encoder.history(view, seat))
             for i, agent in enumerate(AGENTS):
                 totals[i] += raw.rewards.get(agent, 0.0)
@@ -221,7 +221,8 @@ def test_the_guafeng_config_builds_the_env_and_gymnasium_still_registers():
     assert rules.name == "guafeng" and rules.options.match_hands == config["match_hands"]
     environment = raw_env(rules=config)
     environment.reset(seed=1)
-    assert environment.guafeng and environment.observation_space("player_0")["observation"].shape == (2831,)
+    assert environment.ruleset.name == "guafeng"
+    assert environment.observation_space("player_0")["observation"].shape == (2831,)
     assert env_package.GYM_ID in gymnasium.registry
 
     class ViewPolicy:
@@ -276,7 +277,7 @@ def test_whole_decisions_give_the_same_hand_as_card_steps_and_the_log_replays():
                 cards = list(decision.jokers + decision.base) if isinstance(decision, Fix) else decision
                 for k in cards:
                     by_cards.step(k)
-                if by_cards.composer is not None and by_cards.hand.decisions == hand.decisions[:-1]:
+                if by_cards.decision is not None and by_cards.hand.decisions == hand.decisions[:-1]:
                     by_cards.step(STOP)  # a fix or a later lead ends on STOP
         assert by_cards.hand.to_log() == whole.hand.to_log()
         assert by_cards._cumulative_rewards == whole._cumulative_rewards
@@ -291,13 +292,13 @@ def test_illegal_actions_and_plays_raise_and_change_nothing():
     refused = Counter()
     while not any(environment.terminations.values()):
         mask = environment.action_mask()
-        before = (environment.hand.to_log(), list(environment.composer.picked), mask.tobytes())
+        before = (environment.hand.to_log(), list(environment.decision.picked), mask.tobytes())
         illegal = np.flatnonzero(mask == 0)
         with pytest.raises(IllegalActionError):
             environment.step(int(rng.choice(illegal)))
         with pytest.raises(IllegalActionError):
             environment.step(NUM_ACTIONS + 3)
-        if environment.hand.phase == GuafengPhase.PLAY and not environment.composer.picked:
+        if environment.hand.phase == GuafengPhase.PLAY and not environment.decision.picked:
             hand = environment.hand
             held = [k for k in range(NUM_KINDS) for _ in range(hand.hands[hand.current_player][k])]
             bad = held[:2] if hand.first_lead else next(
@@ -307,18 +308,18 @@ def test_illegal_actions_and_plays_raise_and_change_nothing():
                 with pytest.raises(IllegalActionError):
                     environment.play(bad)
                 refused["play"] += 1
-        if environment.composer.mode == "fix" and not environment.composer.picked:
+        if environment.decision.composer.mode == "fix" and not environment.decision.picked:
             with pytest.raises(IllegalActionError):
                 environment.apply_decision(Fix.of("BJ BJ", "LJ LJ")
-                                           if Fix.of("BJ BJ", "LJ LJ") not in environment.composer.view.fix_options()
+                                           if Fix.of("BJ BJ", "LJ LJ") not in environment.decision.view.fix_options()
                                            else Fix.of("LJ", "S2"))
             refused["fix"] += 1
-        if environment.composer.mode == "bury":
+        if environment.decision.composer.mode == "bury":
             with pytest.raises(IllegalActionError):
                 held = environment.hand.hands[environment.hand.current_player]
                 environment.play([k for k in range(NUM_KINDS) if held[k]][:3])
             refused["bury"] += 1
-        assert (environment.hand.to_log(), list(environment.composer.picked),
+        assert (environment.hand.to_log(), list(environment.decision.picked),
                 environment.action_mask().tobytes()) == before
         environment.step(int(rng.choice(np.flatnonzero(mask))))
     assert set(refused) == {"play", "fix", "bury"}
@@ -329,13 +330,13 @@ def test_illegal_actions_and_plays_raise_and_change_nothing():
 def test_the_observation_is_sized_from_the_rule_set_and_the_standard_one_is_unchanged():
     assert observation_size("canonical") == 1871 and observation_size("raw") == 1415
     canonical = len(CARD_SETS) * 2 * 79 + sum(n for _, n in SCALAR_FEATURES)
-    assert observation_size("canonical", RULES) == canonical == 2831
-    assert observation_size("raw", RULES) == canonical - len(CARD_SETS) * 2 * 25
+    assert RULES.observation_size("canonical") == canonical == 2831
+    assert RULES.observation_size("raw") == canonical - len(CARD_SETS) * 2 * 25
     for layout in ("canonical", "raw"):
         environment = raw_env(rules=RULES, layout=layout, history_len=5)
         environment.reset(seed=2)
         obs = environment.observe(environment.agent_selection)
-        assert obs["observation"].shape == (observation_size(layout, RULES),)
+        assert obs["observation"].shape == (RULES.observation_size(layout),)
         assert obs["history"].shape == (5, 4 * (79 if layout == "canonical" else 54) + 9)
 
 

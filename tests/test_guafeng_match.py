@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-from env.game import team_of
+from env.core.hand_base import team_of
+from env.core.registry import make_ruleset
 from env.guafeng.hand import GuafengHand, GuafengResult
 from env.guafeng.match import GuafengMatch
 from env.guafeng.ruleset import GuafengOptions, GuafengRules
-from env.ruleset import make_ruleset
 from tests.test_guafeng_hand import finish_randomly
 
 

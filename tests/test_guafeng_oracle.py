@@ -18,7 +18,7 @@ from itertools import combinations
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from env.cards import parse_cards
+from env.core.cards import parse_cards
 
 SUITS = "SHCD"
 RANK_LETTERS = "23456789TJQKA"

@@ -16,8 +16,8 @@ import random
 
 import pytest
 
-from env.cards import NUM_KINDS, POINTS
-from env.errors import IllegalActionError
+from env.core.cards import NUM_KINDS, POINTS
+from env.core.errors import IllegalActionError
 from env.guafeng.fixing import FIX_TABLE
 from env.guafeng.hand import GuafengHand, GuafengPhase
 from env.guafeng.match import GuafengMatch

@@ -26,7 +26,6 @@ G = {"ruleset": "guafeng"}
     (["S9", "S9", "S10", "S10"], "10", "H", "tractor"), ("♠9 ♠9 ♠J ♠J", "T", "H", "invalid"),
 ])
 def test_classify(cards, level, trump, expected):
-    assert classify(cards, level=level, trump=trump) == expected
     assert classify(cards, level=level, trump=trump, **G) == expected
 
 
@@ -80,13 +79,13 @@ def test_kitty_multiplier_points_score_and_levels():
     assert kitty_multiplier("S5 S5 S6 S6", level="T", trump="H", **G) == 4
     assert kitty_multiplier("S5 S5 S6 S6", level="T", trump="H", variant="exponential", **G) == 4
     assert kitty_multiplier("S5 S6 S7 S8 S9 ST", level="T", trump="H", **G) == 6
-    assert kitty_points("LJ S5 SK BJ") == 195
+    assert kitty_points("LJ S5 SK BJ") == 15  # every function's default is the standard game
     assert kitty_points("LJ S5 SK BJ", **G) == 195
     assert kitty_points("S5 SK", ruleset="standard") == 15
     assert score_hand(-140, **G) == ("dealers", 6)
     assert score_hand(500, **G) == ("defenders", 10)
     assert score_hand(100, takeover="plus_one", **G) == ("defenders", 0)  # standard options ignored
-    assert advance_level("T", 6) == "3" and advance_level("K", 1, **G) == "A"
+    assert advance_level("T", 6, **G) == "3" and advance_level("K", 1, **G) == "A"
     assert advance_level("K", 1, ruleset="standard") == "A"  # the standard table tops out at A
 
 
@@ -98,7 +97,7 @@ def test_standard_route_unchanged():
 
 
 @pytest.mark.parametrize("call", [
-    lambda: classify("S3 SX", level="T", trump="H"),
+    lambda: classify("S3 SX", level="T", trump="H", **G),
     lambda: decompose("S3 S1", level="T", trump="H", **G),
     lambda: is_legal_play("S3 S4", "Z4", level="T", trump="H", **G),
     lambda: is_legal_play("S3 S4", "S4", level="T", trump="H", lead="Q9", **G),
@@ -113,18 +112,18 @@ def test_bad_card_tokens_raise_value_error(call):
 
 
 @pytest.mark.parametrize("call", [
-    lambda: classify("S3", level="1", trump="H"),
-    lambda: classify("S3", level="T", trump="X"),
-    lambda: classify("S3", level="T", trump="notrump"),
-    lambda: classify("S3 S3 S3", level="T", trump="H"),  # three copies: two decks only
-    lambda: classify("S3", level="T", trump="H", constant_twos=True),  # a standard variant
+    lambda: classify("S3", level="1", trump="H", **G),
+    lambda: classify("S3", level="T", trump="X", **G),
+    lambda: classify("S3", level="T", trump="notrump", **G),
+    lambda: classify("S3 S3 S3", level="T", trump="H", **G),  # three copies: two decks only
+    lambda: classify("S3", level="T", trump="H", constant_twos=True, **G),  # a standard variant
     lambda: is_legal_play("S3 H3", "S3", level="T", trump="H", lead="S5 H5", **G),  # lead not a combination
     lambda: trick_winner(["S3 S3", "S4"], level="T", trump="H", **G),
     lambda: trick_winner([], level="T", trump="H", **G),
     lambda: kitty_multiplier("S3 S4", level="T", trump="H", **G),
     lambda: score_hand(12.5, **G),
-    lambda: advance_level("T", -1),
-    lambda: advance_level("Z", 1),
+    lambda: advance_level("T", -1, **G),
+    lambda: advance_level("Z", 1, **G),
 ])
 def test_bad_arguments_raise_value_error(call):
     with pytest.raises(ValueError):

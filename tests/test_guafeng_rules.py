@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from env.cards import CARD_NAMES, counts_of, parse_cards
+from env.core.cards import CARD_NAMES, counts_of, parse_cards
+from env.core.suits import TRUMP
 from env.guafeng.combos import (
     BOMB,
     PAIR,
@@ -23,7 +24,6 @@ from env.guafeng.combos import (
 from env.guafeng.moves import can_complete_follow, can_complete_lead, completing_cards, legal_follows, legal_leads
 from env.guafeng.order import LEVELS, guafeng_context, is_constant_trump
 from env.guafeng.scoring import advance_level, kitty_multiplier, kitty_swing, kitty_value, score_hand
-from env.trump import TRUMP
 
 
 def combo(level, trump, cards):

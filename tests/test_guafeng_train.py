@@ -21,13 +21,13 @@ from agents.registry import make_agent
 from agents.runner import play_hand
 from agents.selfplay.checkpoint import CheckpointError, check_resumable, load_checkpoint, new_model
 from agents.selfplay.config import run_config
-from env.actions import PASS, STOP
-from env.game import Hand
+from env.core.actions import PASS, STOP
+from env.core.registry import make_ruleset
 from env.guafeng.combos import BOMB, PAIR, RUN, SINGLE, TRACTOR, classify
 from env.guafeng.fixing import Fix
 from env.guafeng.hand import GuafengPhase
-from env.ruleset import make_ruleset
 from env.shengji_env import raw_env
+from env.standard.hand import Hand
 from tests.test_train import config
 from tests.test_train import run_train as run_smoke_train
 
@@ -112,7 +112,7 @@ def _random_positions(hands: int, seed: int = 0):
     for episode in range(hands):
         env.reset(seed=seed * 1000 + episode)
         while not any(env.terminations.values()):
-            composer = env.composer
+            composer = env.decision.composer
             if composer.mode in ("lead", "follow"):
                 yield composer.view
                 plays = composer.view.legal_plays(200).plays
@@ -182,12 +182,12 @@ def test_fix_give_back_and_burial_are_card_steps_over_the_mask():
     rng = random.Random(1)
     for episode in range(4):
         env.reset(seed=episode)
-        while env.composer.mode not in ("lead", "follow"):
+        while env.decision.composer.mode not in ("lead", "follow"):
             mask = env.action_mask()
-            candidates = guafeng_decision_candidates(env.composer.view, "canonical", mask)
+            candidates = guafeng_decision_candidates(env.decision.view, "canonical", mask)
             assert candidates.moves == np.flatnonzero(mask).tolist()
-            assert candidates.phase == (0 if env.composer.mode == "fix" else 1)
-            seen.add(env.composer.mode)
+            assert candidates.phase == (0 if env.decision.composer.mode == "fix" else 1)
+            seen.add(env.decision.composer.mode)
             env.step(int(rng.choice(candidates.moves)))
     assert {"fix", "bury"} <= seen
     fix = Fix.of("BJ", "HA HA")

@@ -16,13 +16,13 @@ with warnings.catch_warnings():
 
 from agents.selfplay.checkpoint import new_model, save_checkpoint
 from agents.selfplay.config import run_config
-from env.bidding import Bid
-from env.cards import CARD_NAMES, NUM_KINDS, parse_cards
-from env.errors import IllegalActionError
+from env.core.cards import CARD_NAMES, NUM_KINDS, parse_cards
+from env.core.errors import IllegalActionError
+from env.core.registry import ruleset_from_config
 from env.guafeng.combos import classify
 from env.guafeng.fixing import Fix
 from env.guafeng.hand import GuafengHand
-from env.ruleset import ruleset_from_config
+from env.standard.bidding import Bid
 from tests.test_web import until_turn
 from ui.guafeng_session import GuafengSession
 from ui.seats import default_ai, resolve_seats

@@ -11,21 +11,20 @@ import random
 
 import pytest
 
-from env.cards import parse_cards
+from env.core.cards import parse_cards
+from env.core.registry import make_ruleset
 from env.guafeng.encoding import GuafengEncoder
 from env.guafeng.hand import GuafengHand, GuafengPhase
 from env.guafeng.view import GuafengView, guafeng_view_of
-from env.ruleset import make_ruleset
-from env.view import view_of
 from tests.test_guafeng_hand import at, deck_of, fix, pass_to_end_of_fixing
 from ui.guafeng_words import narrate_guafeng
 
 RULES = make_ruleset("guafeng", {})
 
 
-def test_view_of_dispatches_on_the_hand_type():
+def test_the_rule_sets_view_of_gives_a_guafeng_view():
     hand = RULES.new_hand(1)
-    view = view_of(hand, hand.current_player)
+    view = RULES.view_of(hand, hand.current_player)
     assert isinstance(view, GuafengView) and view.decision == "fix"
     assert view == guafeng_view_of(hand, hand.current_player)
 

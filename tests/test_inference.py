@@ -11,11 +11,11 @@ from agents.dmc.inference import acting_q_values, sparse_linear
 from agents.dmc.models import q_and_values
 from agents.dmc.play_tables import PlayTables
 from agents.selfplay.checkpoint import new_model
-from env.actions import composer_for
-from env.cards import NUM_KINDS
-from env.errors import IllegalActionError
-from env.game import Phase
+from env.core.cards import NUM_KINDS
+from env.core.errors import IllegalActionError
 from env.shengji_env import AGENTS, raw_env
+from env.standard.actions import composer_for
+from env.standard.hand import Phase
 from tests.test_train import small_run
 
 TOLERANCE = 1e-5
@@ -147,7 +147,7 @@ def test_encode_is_observe_without_the_mask_and_a_mask_built_late_is_exact():
         agent = env.agent_selection
         seat = AGENTS.index(agent)
         observation, history = env.encode(agent)
-        fresh = env.hand.phase in (Phase.KITTY, Phase.PLAY) and not env.composer.picked
+        fresh = env.hand.phase in (Phase.KITTY, Phase.PLAY) and not env.decision.picked
         if fresh and env.hand.phase == Phase.PLAY and rng.random() < 0.5:
             if whole_plays % 3 == 0:  # an illegal card step before any mask was built: refused, nothing changes
                 missing = next(k for k in range(NUM_KINDS) if not env.hand.hands[seat][k])

@@ -9,12 +9,14 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from env.actions import NUM_ACTIONS, STOP, PlayComposer
-from env.cards import NUM_KINDS, counts_of
-from env.moves import legal_follows, legal_leads
-from env.rules import Lead, follow_error
-from env.trump import TRUMP, trump_context
-from env.variants import RuleOptions
+from env.core.actions import NUM_ACTIONS, STOP
+from env.core.cards import NUM_KINDS, counts_of
+from env.core.suits import TRUMP
+from env.standard.actions import PlayComposer
+from env.standard.moves import legal_follows, legal_leads
+from env.standard.tricks import Lead, follow_error
+from env.standard.trump import trump_context
+from env.standard.variants import RuleOptions
 
 
 def reachable_plays(mode, ctx, hand, lead=None):

@@ -8,10 +8,10 @@ import pytest
 
 from agents.bots.random_agent import RandomAgent
 from agents.runner import play_hand
-from env.cards import points_of
-from env.game import HandResult, team_of
-from env.match import Match
-from env.variants import RuleOptions
+from env.core.cards import points_of
+from env.core.hand_base import HandResult, team_of
+from env.standard.match import Match
+from env.standard.variants import RuleOptions
 
 
 def finished(dealer: int, level: str, winner: str, levels: int) -> SimpleNamespace:

@@ -19,11 +19,12 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from env.cards import card_list, counts_of, parse_cards
-from env.game import Hand, Phase
-from env.moves import legal_follows, legal_leads
-from env.rules import Lead, follow_error, is_legal_play, resolve_throw, trick_winner
-from env.trump import trump_context
+from env.core.cards import card_list, counts_of, parse_cards
+from env.rules import is_legal_play, resolve_throw, trick_winner
+from env.standard.hand import Hand, Phase
+from env.standard.moves import legal_follows, legal_leads
+from env.standard.tricks import Lead, follow_error
+from env.standard.trump import trump_context
 
 RANKS = "23456789TJQKA"
 TRUMP = "trump"

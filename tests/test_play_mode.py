@@ -30,14 +30,15 @@ from agents.search.candidates import lead_ideas
 from agents.selfplay.checkpoint import CheckpointError, check_resumable, new_model, save_checkpoint
 from agents.selfplay.config import run_config
 from agents.selfplay.samples import SampleBatch
-from env.actions import PASS, bid_mask, composer_for
-from env.cards import parse_cards
-from env.errors import IllegalActionError
-from env.game import Hand, Phase
-from env.moves import basic_leads
+from env.core.actions import PASS
+from env.core.cards import parse_cards
+from env.core.errors import IllegalActionError
+from env.core.suits import NUM_EFFECTIVE_SUITS
 from env.shengji_env import AGENTS, raw_env
-from env.trump import NUM_EFFECTIVE_SUITS
-from env.view import view_of
+from env.standard.actions import bid_mask, composer_for
+from env.standard.hand import Hand, Phase
+from env.standard.moves import basic_leads
+from env.standard.view import view_of
 from tests.test_train import config, small_run
 
 LAYOUT = "canonical"
@@ -170,7 +171,7 @@ def test_whole_plays_give_the_same_hand_as_card_steps():
                 whole.play(play)
                 for k in play:
                     steps.step(k)
-                if steps.hand.phase == Phase.PLAY and steps.composer is not None and steps.composer.picked:
+                if steps.hand.phase == Phase.PLAY and steps.decision is not None and steps.decision.picked:
                     steps.step(54)
             else:
                 action = int(rng.choice(np.flatnonzero(whole.action_mask())))

@@ -27,7 +27,7 @@ from agents.evaluation.run import evaluate
 from agents.runner import play_hand
 from agents.selfplay.checkpoint import load_checkpoint, model_from_checkpoint, new_model, save_checkpoint
 from agents.selfplay.config import run_config
-from env.game import Hand, Phase
+from env.standard.hand import Hand, Phase
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("ray") is None,
                                 reason="ray is not installed (optional extra: pip install -e '.[distributed]')")

@@ -21,8 +21,8 @@ from agents.ablation.runs import Problems, Run, group_runs, pick_baseline
 from agents.evaluation.deals import default_deals_file, load_deals
 from agents.selfplay.checkpoint import load_checkpoint
 from agents.selfplay.snapshots import SnapshotKeeper, SnapshotSettings, list_snapshot_files, read_index, thin
-from env.ruleset import ruleset_from_config
-from env.variants import RuleOptions
+from env.core.registry import ruleset_from_config
+from env.standard.variants import RuleOptions
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = ("model=lstm", "model=mlp")

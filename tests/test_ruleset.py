@@ -17,17 +17,20 @@ import pytest
 from agents.bots.expert import ExpertAgent
 from agents.bots.greedy import GreedyAgent
 from agents.bots.random_agent import RandomAgent, random_decision
-from env.actions import KITTY_PICKS, composer_for
-from env.cards import NUM_KINDS
-from env.encoding import NUM_CARD_PLANES, ObservationEncoder, history_row_size
-from env.errors import IllegalActionError
-from env.game import HAND_SIZE, KITTY_SIZE, NUM_PLAYERS, NUM_TRICKS, Hand, Phase
-from env.match import Match
+from env.core.cards import NUM_KINDS
+from env.core.errors import IllegalActionError
+from env.core.layout import DealLayout
+from env.core.registry import make_ruleset, ruleset_class
+from env.core.ruleset import RuleSet
 from env.rules import decompose, is_legal_play, kitty_multiplier, resolve_throw, score_hand, trick_winner
-from env.ruleset import RULESETS, STANDARD, DealLayout, RuleSet, StandardRules, as_ruleset, make_ruleset
 from env.shengji_env import raw_env
-from env.variants import RuleOptions
-from env.view import view_of
+from env.standard.actions import KITTY_PICKS, composer_for
+from env.standard.encoding import NUM_CARD_PLANES, ObservationEncoder, history_row_size
+from env.standard.hand import HAND_SIZE, KITTY_SIZE, NUM_PLAYERS, NUM_TRICKS, Hand, Phase
+from env.standard.match import Match
+from env.standard.ruleset import STANDARD, StandardRules, as_ruleset
+from env.standard.variants import RuleOptions
+from env.standard.view import view_of
 from ui.session import GameSession
 from ui.terminal_view import screen
 from ui.web.state import state_json
@@ -46,7 +49,7 @@ def test_the_standard_layout_and_the_compatibility_names():
     assert (layout.deck_size, layout.dealt_cards, layout.num_tricks, layout.most_cards_held) == (108, 100, 25, 33)
     assert (NUM_PLAYERS, HAND_SIZE, KITTY_SIZE, NUM_TRICKS, KITTY_PICKS) == (4, 25, 8, 25, 8)
     assert sorted(layout.deck()) == layout.deck() and len(layout.deck()) == 108
-    assert STANDARD.name == "standard" and RULESETS["standard"] is StandardRules
+    assert STANDARD.name == "standard" and ruleset_class("standard") is StandardRules
 
 
 def test_a_hand_holds_its_rule_set():
@@ -108,7 +111,7 @@ def test_a_hand_with_another_layout_deals_buries_and_plays_by_it(small_kitty):
         replay = Hand.from_log(json.loads(json.dumps(hand.to_log())))
         assert replay.ruleset == small_kitty and replay.tricks == hand.tricks and replay.result == hand.result
     with pytest.raises(ValueError, match="kitty holds 4"):
-        Hand.from_position(options=small_kitty, level="2", dealer=0, team_levels=("2", "2"),
+        Hand.from_position(rules=small_kitty, level="2", dealer=0, team_levels=("2", "2"),
                            ctx=small_kitty.trump_context("2", "S"), standing=None,
                            hands=[[2] * NUM_KINDS, [0] * NUM_KINDS, [0] * NUM_KINDS, [0] * NUM_KINDS],
                            kitty=[], played=[[0] * NUM_KINDS] * 4, tricks=[], leader=0, trick_plays=[],
@@ -144,7 +147,7 @@ def test_masks_and_observations_follow_the_layout(small_kitty):
             assert observation["history"].shape == (26, history_row_size("canonical"))
             mask = environment.action_mask()
             if hand.phase == Phase.KITTY:
-                assert environment.composer.target == 4
+                assert environment.decision.composer.target == 4
                 dealer = hand.current_player
                 kinds = [k for k in range(NUM_KINDS) for _ in range(hand.hands[dealer][k])][:4]
                 with pytest.raises(IllegalActionError, match="kitty takes 4"):

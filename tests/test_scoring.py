@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from env.rules import kitty_multiplier, score_hand
-from env.scoring import advance_level, next_dealer, score_with
-from env.variants import RuleOptions
+from env.standard.scoring import advance_level, next_dealer, score_with
+from env.standard.variants import RuleOptions
 
 
 @pytest.mark.parametrize(("lead", "exponential", "linear"), [

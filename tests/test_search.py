@@ -15,11 +15,11 @@ from agents.registry import make_agent
 from agents.search import InconsistentViewError, SearchAgent, SearchConfig, World, WorldSampler, world_hand
 from agents.search.candidates import FEW_PLAYS, candidate_plays
 from agents.search.worlds import inconsistency
-from env.cards import NUM_KINDS
-from env.errors import IllegalActionError
-from env.game import Hand, Phase
-from env.trump import TRUMP
-from env.view import view_of
+from env.core.cards import NUM_KINDS
+from env.core.errors import IllegalActionError
+from env.core.suits import TRUMP
+from env.standard.hand import Hand, Phase
+from env.standard.view import view_of
 
 TINY = SearchConfig(time_budget=30.0, worlds=2, screen_worlds=1, max_candidates=3)
 
@@ -208,9 +208,9 @@ def test_a_hand_built_endgame_is_won():
     defenders go up a level. Two single leads win the kitty only x2 (100
     points, no level).
     """
-    from env.cards import parse_cards
-    from env.trump import trump_context
-    from env.variants import RuleOptions
+    from env.core.cards import parse_cards
+    from env.standard.trump import trump_context
+    from env.standard.variants import RuleOptions
 
     options = RuleOptions()
     ctx = trump_context("2", "H", options)
@@ -224,7 +224,7 @@ def test_a_hand_built_endgame_is_won():
     used = [sum(h[k] for h in hands) + kitty.count(k) for k in range(NUM_KINDS)]
     for k in range(NUM_KINDS):
         played[k % 4][k] = 2 - used[k]
-    hand = Hand.from_position(options=options, level="2", dealer=0, team_levels=("2", "2"), ctx=ctx, standing=None,
+    hand = Hand.from_position(rules=options, level="2", dealer=0, team_levels=("2", "2"), ctx=ctx, standing=None,
                               hands=hands, kitty=kitty, played=played, tricks=[], leader=1, trick_plays=[],
                               defender_points=70)
     view = view_of(hand, 1)

@@ -20,7 +20,7 @@ from agents.registry import make_agent
 from agents.runner import play_hand
 from agents.selfplay.checkpoint import CheckpointError, load_checkpoint, new_model, save_checkpoint
 from agents.selfplay.config import run_config
-from env.game import Hand, Phase
+from env.standard.hand import Hand, Phase
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from env.cards import parse_card
-from env.trump import TRUMP, trump_context
-from env.variants import RuleOptions
+from env.core.cards import parse_card
+from env.core.suits import TRUMP
+from env.standard.trump import trump_context
+from env.standard.variants import RuleOptions
 
 
 def order(ctx, card):

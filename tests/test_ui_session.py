@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from agents.bots.random_agent import RandomAgent
-from env.errors import IllegalActionError
-from env.game import Hand, Phase
+from env.core.errors import IllegalActionError
+from env.standard.hand import Hand, Phase
 from ui.seats import beats_in_card, best_checkpoint, default_ai, orientation, resolve_seats
 from ui.session import GameSession
 

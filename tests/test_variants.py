@@ -7,13 +7,14 @@ import random
 
 import pytest
 
-from env.cards import NUM_KINDS, RANKS, parse_cards, points_of
-from env.game import Hand, Phase
-from env.moves import legal_follows, legal_leads
-from env.rules import Lead
-from env.scoring import kitty_multiplier_of, score_table
-from env.trump import TRUMP, trump_context
-from env.variants import RuleOptions
+from env.core.cards import NUM_KINDS, RANKS, parse_cards, points_of
+from env.core.suits import TRUMP
+from env.standard.hand import Hand, Phase
+from env.standard.moves import legal_follows, legal_leads
+from env.standard.scoring import kitty_multiplier_of, score_table
+from env.standard.tricks import Lead
+from env.standard.trump import trump_context
+from env.standard.variants import RuleOptions
 
 # ---------------------------------------------------------------------------- validation
 

@@ -16,8 +16,8 @@ with warnings.catch_warnings():
 
 from omegaconf import OmegaConf
 
-from env.cards import CARD_NAMES
-from env.game import Hand
+from env.core.cards import CARD_NAMES
+from env.standard.hand import Hand
 from ui.web.checkpoints import checkpoint_choices, public_seat_name
 from ui.web.protocol import MESSAGE_TYPES, ProtocolError, parse_message
 from ui.web.server import UNEXPECTED, WebSettings, create_app

@@ -8,7 +8,7 @@ chained by a :class:`env.guafeng.match.GuafengMatch`. Its decisions
 kitty cards) and ``"play"`` (the first lead is one card; then one combination,
 or a follow). Legality is the engine's: a partial selection is checked card by
 card with :mod:`env.guafeng.moves` and ``give_back_options``, and every
-refusal is the engine's :class:`~env.errors.IllegalActionError`, leaving the
+refusal is the engine's :class:`~env.core.errors.IllegalActionError`, leaving the
 table unchanged.
 
 What the table says is public: the shown jokers, a base's size, who eats whom,
@@ -23,14 +23,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from agents.base import Decision
-from env.cards import CARD_NAMES, NUM_KINDS, format_cards, parse_cards
-from env.errors import IllegalActionError
+from env.core.cards import CARD_NAMES, NUM_KINDS, format_cards, parse_cards
+from env.core.errors import IllegalActionError
+from env.core.moves import MoveList
 from env.guafeng.combos import classify
 from env.guafeng.fixing import Fix
 from env.guafeng.hand import GuafengHand, GuafengPhase
 from env.guafeng.match import GuafengMatch
 from env.guafeng.moves import can_complete_lead, completing_cards, follow_duty
-from env.moves import MoveList
 from ui.guafeng_words import combo_text, narrate_guafeng, stage_text
 from ui.session import GameSession, Selection
 from ui.words import team_text

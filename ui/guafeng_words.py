@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from env.cards import CARD_NAMES, SUITS, format_cards
+from env.core.cards import CARD_NAMES, SUITS, format_cards
 from env.guafeng.combos import Combo
 from env.guafeng.fixing import Fix
 from env.guafeng.hand import GuafengHand

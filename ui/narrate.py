@@ -1,7 +1,7 @@
 """Words and card order for the user interfaces: the hand's events as sentences, trump and bids as text.
 
 Shared by the terminal and the web page so both tell the same story. Cards
-are ordered with :func:`env.render.sorted_for_display` (trump first, then the
+are ordered with :func:`env.standard.render.sorted_for_display` (trump first, then the
 plain suits, strongest first); while the trump is still being bid, the level
 cards and jokers are already grouped as trump under the standing bid's suit.
 """
@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from env.bidding import Bid
-from env.cards import SUITS, display_card
-from env.game import Hand, HandResult
-from env.render import sorted_for_display
-from env.trump import TrumpContext
+from env.core.cards import SUITS, display_card
+from env.core.hand_base import HandResult
+from env.standard.bidding import Bid
+from env.standard.hand import Hand
+from env.standard.render import sorted_for_display
+from env.standard.trump import TrumpContext
 from ui import guafeng_words
 from ui.words import SUIT_WORDS, team_text
 

@@ -1,11 +1,11 @@
 """A game session for the user interfaces: seats, turns, legal cards, AI moves, logs, the match.
 
-:class:`GameSession` wraps the engine (:class:`env.game.Hand` chained by
-:class:`env.match.Match`) for a terminal or a web page. It never decides a rule
+:class:`GameSession` wraps the engine (:class:`env.standard.hand.Hand` chained by
+:class:`env.standard.match.Match`) for a terminal or a web page. It never decides a rule
 itself: legality comes from ``Hand.play_error`` / ``Hand.bid`` / ``Hand.bury``
 and which cards may be added to a partial selection from the environment's
-:class:`env.actions.PlayComposer` masks. Every action is checked first and
-raises :class:`env.errors.IllegalActionError` with the rules' message, leaving
+:class:`env.standard.actions.PlayComposer` masks. Every action is checked first and
+raises :class:`env.core.errors.IllegalActionError` with the rules' message, leaving
 the session unchanged. Between hands the session waits (``hand_over``) so a
 UI can show the score before :meth:`GameSession.next_hand`.
 """
@@ -19,16 +19,18 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent, Decision
-from env.actions import STOP, PlayComposer, composer_for
-from env.bidding import Bid
-from env.cards import CARD_NAMES, NUM_KINDS, parse_cards
-from env.errors import IllegalActionError
-from env.game import Hand, Phase
-from env.match import Match
-from env.moves import MoveList
-from env.ruleset import RuleSet, ruleset_from_config
-from env.variants import RuleOptions
-from env.view import PlayerView, view_of
+from env.core.actions import STOP
+from env.core.cards import CARD_NAMES, NUM_KINDS, parse_cards
+from env.core.errors import IllegalActionError
+from env.core.moves import MoveList
+from env.core.registry import ruleset_from_config
+from env.core.ruleset import RuleSet
+from env.standard.actions import PlayComposer, composer_for
+from env.standard.bidding import Bid
+from env.standard.hand import Hand, Phase
+from env.standard.match import Match
+from env.standard.variants import RuleOptions
+from env.standard.view import PlayerView, view_of
 from ui.narrate import narrate
 from ui.seats import HUMAN, build_agents, display_name, make_seat_agent, orientation, plays_rule_set
 

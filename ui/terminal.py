@@ -18,10 +18,10 @@ from typing import Any
 
 from rich.console import Console
 
-from env.bidding import Bid
-from env.cards import CARD_NAMES, format_cards, parse_cards
-from env.errors import IllegalActionError
-from env.game import Phase
+from env.core.cards import CARD_NAMES, format_cards, parse_cards
+from env.core.errors import IllegalActionError
+from env.standard.bidding import Bid
+from env.standard.hand import Phase
 from ui.guafeng_words import combo_text, fix_text, standing_text
 from ui.narrate import bid_text, cards_text, in_display_order
 from ui.session import GameSession

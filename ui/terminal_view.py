@@ -13,9 +13,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from env.cards import BIG_JOKER, LITTLE_JOKER, display_card, suit_of
-from env.game import Phase, team_of
-from env.trump import EFFECTIVE_SUIT_NAMES, TRUMP
+from env.core.cards import BIG_JOKER, LITTLE_JOKER, display_card, suit_of
+from env.core.hand_base import team_of
+from env.core.suits import EFFECTIVE_SUIT_NAMES, TRUMP
+from env.standard.hand import Phase
 from ui.guafeng_words import stage_text, standing_text
 from ui.narrate import display_context, in_display_order, trump_text
 from ui.session import GameSession

@@ -12,7 +12,7 @@ deal set), so a re-run plays only the snapshots that are new or changed, and
 a different deal count or rule set never reuses numbers of another deal set.
 
 A run's rule set comes from the ``rules`` of its saved config
-(:func:`env.ruleset.ruleset_from_config`: ``ruleset: guafeng`` names 刮风), and
+(:func:`env.core.registry.ruleset_from_config`: ``ruleset: guafeng`` names 刮风), and
 its deals are that rule set's, as ``evaluate.py`` plays them (:func:`deal_set`).
 """
 
@@ -29,7 +29,8 @@ from agents.evaluation.deals import Deal, default_deals_file, load_deals, make_d
 from agents.evaluation.duplicate import Settings
 from agents.evaluation.run import evaluate
 from agents.selfplay.checkpoint import CheckpointError, load_checkpoint, model_from_checkpoint
-from env.ruleset import RuleSet, ruleset_from_config
+from env.core.registry import ruleset_from_config
+from env.core.ruleset import RuleSet
 
 CACHE_FILE = "report_cache.json"
 CACHE_VERSION = 1

@@ -1,7 +1,7 @@
 """Card counting from one seat's view: what is still unseen, who is void, who has no pairs.
 
 Everything is derived from the public play record in a
-:class:`~env.view.PlayerView` (plus the seat's own hand, and the kitty for
+:class:`~env.standard.view.PlayerView` (plus the seat's own hand, and the kitty for
 the dealer who buried it), so a tracker is rebuilt from scratch at each
 decision and can never know more than the seat may.
 
@@ -23,15 +23,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from env.combos import Component, has_run, pair_counts
-from env.rules import Lead, throw_check
-from env.trump import NUM_EFFECTIVE_SUITS, TRUMP, TrumpContext
-from env.view import PlayerView
+from env.core.suits import NUM_EFFECTIVE_SUITS, TRUMP
+from env.standard.combos import Component, has_run, pair_counts
+from env.standard.tricks import Lead, throw_check
+from env.standard.trump import TrumpContext
+from env.standard.view import PlayerView
 
 
 @lru_cache(maxsize=1 << 16)
 def analysed_lead(ctx: TrumpContext, cards: tuple[int, ...]) -> Lead:
-    """The :class:`~env.rules.Lead` of ``cards``, analysed once per trump context and card tuple.
+    """The :class:`~env.standard.tricks.Lead` of ``cards``, analysed once per trump context and card tuple.
 
     Bots and the learner's candidate features ask the same questions about the
     same leads many times in a hand (is it sure, is it a throw, how many pairs);
@@ -101,7 +102,7 @@ class CardTracker:
         return top
 
     def unseen_pairs(self, suit: int) -> tuple[int, ...]:
-        """Pairs among the unseen cards of a suit, by order index (:func:`env.combos.pair_counts`)."""
+        """Pairs among the unseen cards of a suit, by order index (:func:`env.standard.combos.pair_counts`)."""
         pairs = self._pairs[suit]
         if pairs is None:
             pairs = self._pairs[suit] = tuple(pair_counts(self.ctx, self.unseen, suit))

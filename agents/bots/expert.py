@@ -39,7 +39,7 @@ Following
       The last trick is worth the kitty as well (its points times the multiplier).
     * Else discard: no points, low value, no broken pairs, trumps kept.
 
-Everything a decision uses comes from the seat's :class:`~env.view.PlayerView`.
+Everything a decision uses comes from the seat's :class:`~env.standard.view.PlayerView`.
 """
 
 from __future__ import annotations
@@ -50,12 +50,12 @@ from agents.bots.expert_play import candidates
 from agents.bots.expert_setup import choose_bid, choose_burial, choose_rebid, choose_return
 from agents.bots.guafeng.expert import GuafengExpert
 from agents.bots.heuristics import TrickState, card_value, play_cost, play_points, richest_feed, trick_state
-from env.bidding import Bid
-from env.cards import NUM_KINDS, POINTS
-from env.combos import Component, decompose_suit
-from env.rules import FOLLOWS_SHAPE, NOT_A_WINNER, RUFFS, play_rank
-from env.trump import TRUMP
-from env.view import PlayerView
+from env.core.cards import NUM_KINDS, POINTS
+from env.core.suits import TRUMP
+from env.standard.bidding import Bid
+from env.standard.combos import Component, decompose_suit
+from env.standard.tricks import FOLLOWS_SHAPE, NOT_A_WINNER, RUFFS, play_rank
+from env.standard.view import PlayerView
 
 ENDGAME_CARDS = 6
 """Cards left in hand at which the last-trick (kitty) plans start."""

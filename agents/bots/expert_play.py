@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from agents.bots.heuristics import card_value
-from env.cards import NUM_KINDS, POINTS
-from env.combos import pair_counts
-from env.rules import effective_suit_count
-from env.trump import TRUMP, TrumpContext
-from env.view import PlayerView
+from env.core.cards import NUM_KINDS, POINTS
+from env.core.suits import TRUMP
+from env.standard.combos import pair_counts
+from env.standard.tricks import effective_suit_count
+from env.standard.trump import TrumpContext
+from env.standard.view import PlayerView
 
 MAX_ENUMERATED = 160
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from itertools import combinations
 
 from agents.bots.heuristics import card_value, trump_count_for, trump_strength_for
-from env.bidding import Bid
-from env.cards import NUM_KINDS, NUM_SUITS, POINTS, RANKS
-from env.trump import TRUMP
-from env.view import PlayerView
+from env.core.cards import NUM_KINDS, NUM_SUITS, POINTS, RANKS
+from env.core.suits import TRUMP
+from env.standard.bidding import Bid
+from env.standard.view import PlayerView
 
 BID_SHARE = 0.33
 """Bid when the strength score of a trump reaches this share of the cards held."""

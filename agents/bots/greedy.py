@@ -5,10 +5,10 @@ from __future__ import annotations
 from agents.base import Agent
 from agents.bots.guafeng.greedy import GuafengGreedy
 from agents.bots.heuristics import beats, greedy_follow, greedy_lead, lowest_cards, trick_state, trump_count_for
-from env.bidding import Bid
-from env.cards import NUM_KINDS, RANKS
-from env.trump import TRUMP
-from env.view import PlayerView
+from env.core.cards import NUM_KINDS, RANKS
+from env.core.suits import TRUMP
+from env.standard.bidding import Bid
+from env.standard.view import PlayerView
 
 
 class GreedyAgent(Agent):

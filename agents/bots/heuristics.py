@@ -12,10 +12,11 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from env.cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, NUM_SUITS, POINTS, kind_of
-from env.rules import NOT_A_WINNER, play_rank, winning_play
-from env.trump import TRUMP, TrumpContext
-from env.view import PlayerView
+from env.core.cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, NUM_SUITS, POINTS, kind_of
+from env.core.suits import TRUMP
+from env.standard.tricks import NOT_A_WINNER, play_rank, winning_play
+from env.standard.trump import TrumpContext
+from env.standard.view import PlayerView
 
 TRUMP_BASE = 20
 """Keeping value of the weakest trump: above every plain card (a plain A is 11 or 12)."""
@@ -89,7 +90,7 @@ class TrickState(NamedTuple):
     """The current trick seen from the player to act.
 
     ``winner``: the seat now winning; ``best_rank``: its ``(category, key)`` as
-    :func:`env.rules.play_rank` orders plays; ``points``: points on the table;
+    :func:`env.standard.tricks.play_rank` orders plays; ``points``: points on the table;
     ``position``: how many plays came before ours (1..3); ``after``: seats still
     to play after us.
     """

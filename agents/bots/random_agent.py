@@ -6,10 +6,10 @@ import random
 
 from agents.base import Agent
 from agents.bots.guafeng.random_policy import GuafengRandom
-from env.bidding import Bid
-from env.cards import kinds_of
-from env.game import Hand, Phase
-from env.view import PlayerView
+from env.core.cards import kinds_of
+from env.standard.bidding import Bid
+from env.standard.hand import Hand, Phase
+from env.standard.view import PlayerView
 
 
 class RandomAgent(Agent):

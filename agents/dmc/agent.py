@@ -31,13 +31,13 @@ from agents.dmc.inference import acting_q_values
 from agents.dmc.plays import decision_candidates, play_rows
 from agents.selfplay.checkpoint import CheckpointError, load_checkpoint, model_from_checkpoint
 from agents.selfplay.config import RunConfig
-from env.actions import PASS, STOP, PlayComposer, action_bid, bid_mask, card_mask, composer_for
-from env.bidding import Bid
-from env.encoding import make_encoder
+from env.core.actions import PASS, STOP, card_mask
 from env.guafeng.actions import GuafengComposer
 from env.guafeng.fixing import Fix
 from env.guafeng.view import GuafengView
-from env.view import PlayerView
+from env.standard.actions import PlayComposer, action_bid, bid_mask, composer_for
+from env.standard.bidding import Bid
+from env.standard.view import PlayerView
 
 
 class DMCAgent(Agent):
@@ -52,7 +52,7 @@ class DMCAgent(Agent):
         self.rng = random.Random(seed)
         # The observation of the rules the network was trained under (RULES.md 9 options add a block;
         # 刮风 has its own).
-        self.encoder = make_encoder(run.layout, run.history_len, run.rules)
+        self.encoder = run.rules.encoder(run.layout, run.history_len)
         self.guafeng = GuafengQPolicy(self) if is_guafeng(run.rules) else None
 
     @classmethod

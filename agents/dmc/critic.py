@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from agents.base import Agent, Decision
 from agents.dmc.agent import DMCAgent
-from env.game import Phase
-from env.view import PlayerView
+from env.standard.hand import Phase
+from env.standard.view import PlayerView
 
 DEFAULT_MARGIN = 0.2
 """How many levels of Q the network's best play must be ahead of the bot's to replace it."""

@@ -16,15 +16,15 @@ from functools import lru_cache
 import numpy as np
 
 from agents.base import GUAFENG
-from env.actions import FIRST_BID, NUM_ACTIONS, PASS, STOP
-from env.cards import NUM_KINDS, POINTS
-from env.encoding import bidding_context, slot_table, slots_of_layout
-from env.game import Phase
+from env.core.actions import FIRST_BID, NUM_ACTIONS, PASS, STOP
+from env.core.cards import NUM_KINDS, POINTS
+from env.core.ruleset import RuleSet
 from env.guafeng import encoding as guafeng_encoding
 from env.guafeng.hand import GuafengPhase
 from env.guafeng.order import GuafengContext
-from env.ruleset import RuleSet
-from env.trump import TrumpContext
+from env.standard.encoding import bidding_context, slot_table, slots_of_layout
+from env.standard.hand import Phase
+from env.standard.trump import TrumpContext
 
 NUM_SPECIAL = NUM_ACTIONS - NUM_KINDS
 
@@ -85,7 +85,7 @@ def guafeng_action_table(ctx: GuafengContext, layout: str) -> np.ndarray:
 
 
 def card_step_table(view, layout: str) -> np.ndarray:
-    """The action rows of the seat's decision (a :class:`~env.view.PlayerView` or a 刮风 view),
+    """The action rows of the seat's decision (a :class:`~env.standard.view.PlayerView` or a 刮风 view),
     laid out as its observation is."""
     if is_guafeng(view.ruleset):
         return guafeng_action_table(guafeng_encoding.layout_context(view), layout)

@@ -42,14 +42,14 @@ from agents.bots.guafeng.judgement import trick_so_far
 from agents.bots.guafeng.tracker import GuafengTracker
 from agents.bots.heuristics import card_value, give_away_key, play_cost, play_points
 from agents.dmc.plays import MAX_FOLLOWS, Candidates, capped_follows, card_step_rows
-from env.actions import NUM_ACTIONS
-from env.cards import NUM_KINDS, POINTS
+from env.core.actions import NUM_ACTIONS
+from env.core.cards import NUM_KINDS, POINTS
+from env.core.moves import MoveList
 from env.guafeng.combos import BOMB, COMBO_TYPES, PAIR, RUFF, SINGLE, Combo, classify, standing
 from env.guafeng.encoding import layout_context, slot_table, slots_of_layout
 from env.guafeng.moves import legal_leads
 from env.guafeng.order import TRUMP, GuafengContext
 from env.guafeng.view import GuafengView
-from env.moves import MoveList
 
 MAX_LEADS = 80
 """Up to this many legal leads, all are candidates; past it, every single, pair and bomb plus the longest others."""

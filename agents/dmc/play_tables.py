@@ -36,12 +36,13 @@ from agents.dmc.plays import MAX_FOLLOWS, Candidates, decision_candidates, play_
 from agents.registry import BOTS
 from agents.selfplay.config import RunConfig
 from agents.selfplay.samples import SampleBatch, as_half, collect_finished, hand_samples
-from env.actions import PASS, STOP, bid_action
-from env.game import Phase
+from env.core.actions import PASS, STOP
+from env.core.moves import MoveList
 from env.guafeng.fixing import Fix
-from env.moves import MoveList
 from env.shengji_env import AGENTS, raw_env
-from env.view import PlayerView
+from env.standard.actions import bid_action
+from env.standard.hand import Phase
+from env.standard.view import PlayerView
 
 Observed = tuple[np.ndarray, np.ndarray]
 """A decision's ``(observation, history)``, as :meth:`env.shengji_env.raw_env.encode` gives them."""
@@ -140,7 +141,7 @@ class PlayTables:
         """Take a 刮风 decision or fix step with one choice (a fixing turn with no fix to make, a follow with
         one legal play) and say so; else keep a follow's legal plays for its candidates and say False."""
         env = self.envs[i]
-        composer = env.composer
+        composer = env.decision.composer
         if composer.mode == "fix":  # a pass with no fix to make, or the STOP that ends a fix's picks
             allowed = np.flatnonzero(env.action_mask())
             if len(allowed) != 1:
@@ -197,7 +198,7 @@ class PlayTables:
             if follow is not None:  # a follow: its view and legal plays are known already
                 view, moves = follow
             else:  # 刮风: the decision's view, built once by its composer
-                view, moves = (env.composer.view if env.guafeng else env.view(seat)), None
+                view, moves = (env.decision.view if env.guafeng else env.view(seat)), None
             # whole plays need no card-step mask: only bids, the burial and 刮风's card steps read it
             mask = None if not env.guafeng and env.hand.phase == Phase.PLAY else env.action_mask()
             candidates = decision_candidates(view, self.layout, mask, moves)

@@ -41,14 +41,17 @@ from agents.bots.expert_play import build_fill, build_shaped
 from agents.bots.heuristics import PAIR_BREAK, beats, card_value, card_values, split_pairs, trick_state
 from agents.dmc.features import is_guafeng
 from agents.search.candidates import follow_ideas
-from env.actions import NUM_ACTIONS, bid_mask
-from env.cards import NUM_KINDS, POINTS
-from env.combos import decompose_suit
-from env.encoding import bidding_context, slot_table, slots_of_layout
-from env.game import Phase
-from env.moves import MoveList, basic_leads
-from env.trump import NUM_EFFECTIVE_SUITS, TRUMP, TrumpContext
-from env.view import PlayerView
+from env.core.actions import NUM_ACTIONS
+from env.core.cards import NUM_KINDS, POINTS
+from env.core.moves import MoveList
+from env.core.suits import NUM_EFFECTIVE_SUITS, TRUMP
+from env.standard.actions import bid_mask
+from env.standard.combos import decompose_suit
+from env.standard.encoding import bidding_context, slot_table, slots_of_layout
+from env.standard.hand import Phase
+from env.standard.moves import basic_leads
+from env.standard.trump import TrumpContext
+from env.standard.view import PlayerView
 
 MAX_FOLLOWS = 48
 """Up to this many legal follows, all are candidates; past it, the distinct ideas plus the first ones."""

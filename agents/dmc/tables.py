@@ -29,10 +29,10 @@ from agents.dmc.inference import acting_q_values
 from agents.dmc.play_tables import PlayTables
 from agents.selfplay.config import RunConfig
 from agents.selfplay.samples import SampleBatch, collect_finished, hand_samples
-from env.encoding import bidding_context
-from env.ruleset import RuleSet
+from env.core.ruleset import RuleSet
 from env.shengji_env import AGENTS, raw_env
-from env.variants import RuleOptions
+from env.standard.encoding import bidding_context
+from env.standard.variants import RuleOptions
 
 
 class SelfPlayTables:
@@ -64,7 +64,7 @@ class SelfPlayTables:
             observation = env.observe(env.agent_selection)
             legal = np.flatnonzero(observation["action_mask"])
             if env.guafeng:  # laid out as the seat's observation: the composer holds the seat's view
-                table = card_step_table(env.composer.view, self.layout)
+                table = card_step_table(env.decision.view, self.layout)
             else:
                 table = action_table(bidding_context(env.hand), self.layout)
             observations.append(observation)

@@ -1,6 +1,6 @@
 """The fixed evaluation deals: seeded once, saved to JSON, checked against the engine's shuffle.
 
-A deal is a hand seed for :meth:`env.game.Hand.new` plus the dealer seat and
+A deal is a hand seed for :meth:`env.standard.hand.Hand.new` plus the dealer seat and
 the level rank it is played at. Deal ``i`` depends only on the master seed and
 ``i`` (a hash), so any prefix of a deal set is the same set, and a saved file
 can be extended without changing the deals it holds.
@@ -34,9 +34,10 @@ import json
 from dataclasses import astuple, dataclass, fields
 from pathlib import Path
 
-from env.game import Hand
-from env.ruleset import RuleSet, as_ruleset
-from env.variants import RuleOptions
+from env.core.ruleset import RuleSet
+from env.standard.hand import Hand
+from env.standard.ruleset import as_ruleset
+from env.standard.variants import RuleOptions
 
 FORMAT_VERSION = 1
 

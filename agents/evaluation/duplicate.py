@@ -32,12 +32,14 @@ from agents.base import Agent, Decision
 from agents.evaluation.deals import Deal, check_deal, deal_hand
 from agents.registry import critic_network, is_checkpoint, make_agent, search_prior
 from agents.runner import play_hand, play_match
-from env.bidding import Bid
-from env.game import Hand, team_of
-from env.match import Match
-from env.ruleset import RuleSet, make_ruleset
-from env.variants import RuleOptions
-from env.view import PlayerView
+from env.core.hand_base import team_of
+from env.core.registry import make_ruleset
+from env.core.ruleset import RuleSet
+from env.standard.bidding import Bid
+from env.standard.hand import Hand
+from env.standard.match import Match
+from env.standard.variants import RuleOptions
+from env.standard.view import PlayerView
 
 
 @dataclass(frozen=True)

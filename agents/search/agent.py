@@ -39,9 +39,9 @@ from agents.base import Agent
 from agents.bots import BOTS
 from agents.search.candidates import candidate_plays
 from agents.search.worlds import World, WorldSampler, world_hand
-from env.bidding import Bid
-from env.game import Phase
-from env.view import PlayerView, view_of
+from env.standard.bidding import Bid
+from env.standard.hand import Phase
+from env.standard.view import PlayerView, view_of
 
 ROLLOUT_POLICIES = ("expert", "greedy", "random", "prior")
 

@@ -24,11 +24,11 @@ from collections.abc import Iterable
 from agents.bots.card_tracker import CardTracker
 from agents.bots.expert_play import candidates as expert_follows
 from agents.bots.heuristics import card_values, play_cost, play_points, trick_state
-from env.cards import POINTS
-from env.combos import decompose_suit
-from env.rules import NOT_A_WINNER, play_rank
-from env.trump import NUM_EFFECTIVE_SUITS
-from env.view import PlayerView
+from env.core.cards import POINTS
+from env.core.suits import NUM_EFFECTIVE_SUITS
+from env.standard.combos import decompose_suit
+from env.standard.tricks import NOT_A_WINNER, play_rank
+from env.standard.view import PlayerView
 
 FEW_PLAYS = 12
 """With at most this many legal leads or follows, all of them are candidates (whatever the limit)."""

@@ -2,7 +2,7 @@
 
 Perfect Information Monte Carlo search needs complete deals to play out. A
 :class:`WorldSampler` reads what a seat may know from its
-:class:`~env.view.PlayerView` and deals the cards it cannot see to the other
+:class:`~env.standard.view.PlayerView` and deals the cards it cannot see to the other
 three hands and (when the seat did not bury it) the kitty, so that every world
 is consistent with:
 
@@ -35,10 +35,10 @@ from collections import Counter
 from dataclasses import dataclass
 
 from agents.bots.card_tracker import CardTracker
-from env.cards import CARD_NAMES, COPIES_PER_KIND, NUM_KINDS
-from env.game import NUM_PLAYERS, Hand, Phase
-from env.trump import EFFECTIVE_SUIT_NAMES
-from env.view import PlayerView
+from env.core.cards import CARD_NAMES, COPIES_PER_KIND, NUM_KINDS
+from env.core.suits import EFFECTIVE_SUIT_NAMES
+from env.standard.hand import NUM_PLAYERS, Hand, Phase
+from env.standard.view import PlayerView
 
 KITTY = NUM_PLAYERS
 """Place index of the kitty (places 0..3 are the seats)."""
@@ -229,7 +229,7 @@ class WorldSampler:
 def world_hand(view: PlayerView, world: World) -> Hand:
     """The engine's :class:`Hand` at the view's position, with the world's hidden cards."""
     return Hand.from_position(
-        options=view.ruleset, level=view.level, dealer=view.dealer, team_levels=view.team_levels, ctx=view.ctx,
+        rules=view.ruleset, level=view.level, dealer=view.dealer, team_levels=view.team_levels, ctx=view.ctx,
         standing=view.standing_bid, hands=[list(h) for h in world.hands], kitty=list(world.kitty),
         played=[list(p) for p in view.played], tricks=list(view.tricks), leader=view.leader,
         trick_plays=list(view.trick_plays), defender_points=view.defender_points,

@@ -21,7 +21,6 @@ import torch
 from agents.dmc.features import feature_size
 from agents.dmc.models import build_model
 from agents.selfplay.config import RunConfig, run_config
-from env.encoding import make_encoder, observation_size
 
 FORMAT = "shengji-zero-dmc"
 VERSION = 1
@@ -106,8 +105,8 @@ def check_resumable(state: dict[str, Any], run: RunConfig, source: str | Path = 
 def new_model(run: RunConfig) -> torch.nn.Module:
     """A freshly initialised network for a run configuration."""
     # The rule set's observation: RULES.md 9 options add a block, 刮风 has its own (and 79 card slots).
-    history_shape = make_encoder(run.layout, run.history_len, run.rules).history_shape
-    obs_size = observation_size(run.layout, run.rules)
+    history_shape = run.rules.encoder(run.layout, run.history_len).history_shape
+    obs_size = run.rules.observation_size(run.layout)
     return build_model(obs_size, history_shape, feature_size(run.layout, run.action_mode, run.rules), run.model)
 
 

@@ -8,7 +8,8 @@ from typing import Any
 import torch
 
 from agents.dmc.models import ModelConfig
-from env.ruleset import RuleSet, ruleset_from_config
+from env.core.registry import ruleset_from_config
+from env.core.ruleset import RuleSet
 
 OPTIMIZERS = ("rmsprop", "adam")
 ACTION_MODES = ("card", "play")
@@ -121,7 +122,7 @@ class RunConfig:
     """Everything a training run needs, validated.
 
     ``rules`` is the rule set the run plays (the standard game with its options, or 刮风), built from
-    the ``rules/`` group by :func:`env.ruleset.ruleset_from_config` (``ruleset: guafeng`` names 刮风).
+    the ``rules/`` group by :func:`env.core.registry.ruleset_from_config` (``ruleset: guafeng`` names 刮风).
     """
 
     seed: int
@@ -160,8 +161,8 @@ def _build(cls, data: dict[str, Any], group: str):
 
 def run_config(cfg: dict[str, Any]) -> RunConfig:
     """Validate a plain-dict Hydra config into a :class:`RunConfig`."""
-    from env.encoding import slots_of_layout
-    from env.rewards import REWARD_SCHEMES
+    from env.core.rewards import REWARD_SCHEMES
+    from env.standard.encoding import slots_of_layout
 
     slots_of_layout(cfg["layout"])
     if cfg["reward"] not in REWARD_SCHEMES:

@@ -150,3 +150,13 @@ def kinds_of(counts: Sequence[int]) -> list[int]:
 def points_of(kinds: Iterable[int]) -> int:
     """Total points of a collection of cards."""
     return sum(POINTS[k] for k in kinds)
+
+
+def normalize_rank(rank: str | int) -> str:
+    """Normalize a level rank given as ``"2"``..``"A"``, ``"10"`` or an int 2..10."""
+    text = str(rank).strip().upper()
+    if text == "10":
+        text = "T"
+    if text not in RANKS:
+        raise ValueError(f"malformed level rank {rank!r}: expected one of 2..9, T (or 10), J, Q, K, A")
+    return text

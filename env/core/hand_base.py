@@ -1,6 +1,6 @@
 """What the state machine of a hand does the same under every rule set.
 
-:class:`env.game.Hand` (the standard game) and
+:class:`env.standard.hand.Hand` (the standard game) and
 :class:`env.guafeng.hand.GuafengHand` (刮风) both build on :class:`HandBase`:
 
 - the state every hand holds (hands as count vectors, the kitty, the tricks,
@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from env.cards import NUM_KINDS, points_of
-from env.errors import IllegalActionError
+from env.core.cards import NUM_KINDS, points_of
+from env.core.errors import IllegalActionError
 
 
 def team_of(seat: int) -> int:
@@ -46,6 +46,21 @@ class TrickRecord:
     points: int
 
 
+@dataclass(frozen=True)
+class HandResult:
+    """The outcome of a hand (RULES.md 7 and 8)."""
+
+    defender_points: int
+    trick_points: int
+    kitty_points: int
+    kitty_multiplier: int
+    kitty_bonus: int
+    penalty_points: int
+    winner: str          # "dealers" or "defenders"
+    levels: int          # levels gained by the winner
+    next_dealer: int
+
+
 class HandBase:
     """The state and the machinery a hand of any rule set shares (see the module docstring)."""
 
@@ -53,6 +68,10 @@ class HandBase:
     """The phase of the deal, with its decision points."""
     FINAL_PHASE: ClassVar[StrEnum]
     """The final round of decisions after the deal."""
+    PLAY_PHASE: ClassVar[StrEnum]
+    """The phase of the tricks: leads and follows."""
+    DONE_PHASE: ClassVar[StrEnum]
+    """The phase of a scored hand."""
     LOG_VERSION: ClassVar[int]
     """The version :meth:`to_log` writes."""
 
@@ -178,6 +197,16 @@ class HandBase:
             self._score(winner, last_lead)
 
     # ------------------------------------------------------------------ reading the state
+    @property
+    def finished(self) -> bool:
+        """True once the hand is scored."""
+        return self.phase == self.DONE_PHASE
+
+    @property
+    def in_play(self) -> bool:
+        """True while tricks are played (a lead or a follow is the next decision)."""
+        return self.phase == self.PLAY_PHASE
+
     def hand_cards(self, seat: int) -> list[int]:
         """The kinds in a seat's hand, sorted."""
         return [k for k in range(NUM_KINDS) for _ in range(self.hands[seat][k])]

@@ -1,4 +1,4 @@
-"""刮风 decisions composed card by card over the action table of :mod:`env.actions`, with exact masks.
+"""刮风 decisions composed card by card over the action table of :mod:`env.standard.actions`, with exact masks.
 
 The table is the standard one (``Discrete(66)``: cards 0..53, ``STOP``, ``PASS``,
 bids unused). A :class:`GuafengComposer` builds one seat's decision one card
@@ -33,12 +33,14 @@ from collections import Counter
 
 import numpy as np
 
-from env.actions import NUM_ACTIONS, PASS, STOP
-from env.cards import NUM_KINDS
+from env.core.actions import NUM_ACTIONS, PASS, STOP
+from env.core.cards import NUM_KINDS
+from env.core.decisions import Decision
 from env.guafeng.combos import classify
 from env.guafeng.fixing import Fix
+from env.guafeng.hand import GuafengHand
 from env.guafeng.moves import can_complete_lead, follow_duty
-from env.guafeng.view import GuafengView
+from env.guafeng.view import GuafengView, guafeng_view_of
 
 MODES = ("fix", "give_back", "bury", "lead", "follow")
 
@@ -144,3 +146,40 @@ class GuafengComposer:
         if self.mode == "fix":
             return self.fix()
         return list(self.picked)
+
+
+class GuafengDecision(Decision):
+    """A seat's 刮风 decision as the environment steps it (:class:`~env.core.decisions.Decision`):
+    a :class:`GuafengComposer` over the seat's view, applied with ``hand.act`` once complete."""
+
+    def __init__(self, hand: GuafengHand, seat: int):
+        self.hand, self.seat = hand, seat
+        self.composer = GuafengComposer(guafeng_view_of(hand, seat))
+        self.view = self.composer.view
+        self.picked = self.composer.picked
+
+    @property
+    def takes_plays(self) -> bool:
+        return self.composer.mode != "fix"
+
+    def mask(self) -> np.ndarray:
+        return self.composer.mask()
+
+    def step(self, action: int) -> bool:
+        composer = self.composer
+        composer.step(action)
+        if not composer.complete:
+            return False
+        self.hand.act(self.seat, composer.decision())
+        return True
+
+    def play(self, cards: list[int]) -> None:
+        if not self.takes_plays:
+            super().play(cards)
+        self.hand.act(self.seat, cards)  # a 回牌, a burial, a lead or a follow, checked first
+
+    def apply(self, decision) -> None:
+        if self.takes_plays:
+            self.play(list(decision))
+        else:
+            self.hand.act(self.seat, decision)  # a fix or None (pass), checked first

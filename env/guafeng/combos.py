@@ -11,7 +11,7 @@ run never joins H_L. The duties (刮风 for pairs and tractors, 打雷 for bombs
 for runs) are :func:`follow_error`'s; :mod:`env.guafeng.moves` enumerates the
 plays they allow and answers whether a partly picked play can still become one.
 
-Hands and plays are count vectors or lists of card kinds (:mod:`env.cards`), and
+Hands and plays are count vectors or lists of card kinds (:mod:`env.core.cards`), and
 every function takes the hand's :class:`~env.guafeng.order.GuafengContext`.
 """
 
@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from env.cards import BIG_JOKER, CARD_NAMES, LITTLE_JOKER, NUM_RANKS, counts_of
+from env.core.cards import BIG_JOKER, CARD_NAMES, LITTLE_JOKER, NUM_RANKS, counts_of
+from env.core.suits import EFFECTIVE_SUIT_NAMES, TRUMP
 from env.guafeng.order import GuafengContext
-from env.trump import EFFECTIVE_SUIT_NAMES, TRUMP
 
 SINGLE, PAIR, TRACTOR, BOMB, RUN = "single", "pair", "tractor", "bomb", "run"
 COMBO_TYPES = (SINGLE, PAIR, TRACTOR, BOMB, RUN)

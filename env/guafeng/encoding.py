@@ -1,7 +1,7 @@
 """Observation encoding of one seat's view of a 刮风 hand: a flat vector and a trick history.
 
-The guafeng counterpart of :mod:`env.encoding` (whose standard observation is
-unchanged; :func:`env.encoding.observation_size` gives this one's size for a
+The guafeng counterpart of :mod:`env.standard.encoding` (whose standard observation is
+unchanged; :func:`env.standard.encoding.observation_size` gives this one's size for a
 guafeng rule set). Everything is read from the seat's
 :class:`~env.guafeng.view.GuafengView`, so nothing hidden can leak: the trump
 mode only once the seat knows it, another seat's base never.
@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from env import encoding
-from env.cards import NUM_KINDS, NUM_SUITS, POINTS, SUITS, counts_of
+from env.core import slots
+from env.core.cards import NUM_KINDS, NUM_SUITS, POINTS, SUITS, counts_of
 from env.guafeng.combos import COMBO_TYPES, RUFF, classify, standing, trick_winner
 from env.guafeng.hand import GuafengHand, GuafengPhase
 from env.guafeng.order import LEVELS, TRUMP_MODES, GuafengContext, guafeng_context
@@ -66,8 +66,8 @@ NUM_SCALARS = sum(size for _, size in SCALAR_FEATURES)
 
 
 def slots_of_layout(layout: str) -> int:
-    """Number of card slots of a layout (:func:`env.encoding.slots_of_layout` with 刮风's trump block)."""
-    return encoding.slots_of_layout(layout, TRUMP_SLOTS)
+    """Number of card slots of a layout (:func:`env.standard.encoding.slots_of_layout` with 刮风's trump block)."""
+    return slots.slots_of_layout(layout, TRUMP_SLOTS)
 
 
 def observation_size(layout: str = "canonical") -> int:
@@ -81,9 +81,9 @@ def history_row_size(layout: str = "canonical") -> int:
 
 
 def slot_table(ctx: GuafengContext, layout: str) -> np.ndarray:
-    """Slot of every kind in a layout (an int array of 54): :func:`env.encoding.slot_table` with 刮风's
+    """Slot of every kind in a layout (an int array of 54): :func:`env.standard.encoding.slot_table` with 刮风's
     trump block."""
-    return encoding.slot_table(ctx, layout, TRUMP_SLOTS)
+    return slots.slot_table(ctx, layout, TRUMP_SLOTS)
 
 
 def layout_context(view: GuafengView) -> GuafengContext:
@@ -171,7 +171,7 @@ class GuafengEncoder:
             out[i] = (view.lead.length - len(picked)) / view.lead.length
         i += 1
         lead = view.lead
-        index = encoding.canonical_suit_index(ctx)
+        index = slots.canonical_suit_index(ctx)
         if lead is None:
             out[i + len(COMBO_TYPES)] = 1.0
             out[i + len(COMBO_TYPES) + 1 + 5] = 1.0

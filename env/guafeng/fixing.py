@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from env.cards import BIG_JOKER, CARD_NAMES, LITTLE_JOKER, NUM_KINDS, NUM_RANKS, NUM_SUITS, SUITS, parse_cards
+from env.core.cards import BIG_JOKER, CARD_NAMES, LITTLE_JOKER, NUM_KINDS, NUM_RANKS, NUM_SUITS, SUITS, parse_cards
 from env.guafeng.order import CONSTANTS, is_constant_trump
 
 JOKERS = (LITTLE_JOKER, BIG_JOKER)

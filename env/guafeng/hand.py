@@ -8,7 +8,7 @@ kitty taker's burial; the tricks, the first lead being one card that makes the
 trump mode public; 捡底 and the score.
 
 Decisions, each checked first (an illegal one raises
-:class:`~env.errors.IllegalActionError` and changes nothing), each with an
+:class:`~env.core.errors.IllegalActionError` and changes nothing), each with an
 enumerator for masks:
 
 ============  ================================  =============================
@@ -21,7 +21,7 @@ kitty         ``bury(seat, cards)`` (4 cards)   any 4 held cards
 play          ``play(seat, cards)``             ``legal_plays(seat)``
 ============  ================================  =============================
 
-The public surface is :class:`env.game.Hand`'s wherever the concept is the
+The public surface is :class:`env.standard.hand.Hand`'s wherever the concept is the
 same (``phase``, ``current_player``, ``hands``, ``hand_sizes``, ``kitty``,
 ``ctx``, ``dealer``, ``leader``, ``lead``, ``trick_plays``, ``tricks``,
 ``defender_points``, ``result``, ``decisions``, ``events``, ``to_log`` /
@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from env.cards import (
+from env.core.cards import (
     BIG_JOKER,
     CARD_NAMES,
     LITTLE_JOKER,
@@ -50,23 +50,22 @@ from env.cards import (
     RANKS,
     card_list,
     counts_of,
+    normalize_rank,
     parse_cards,
 )
-from env.errors import IllegalActionError
-from env.game import HandResult
+from env.core.errors import IllegalActionError
+from env.core.hand_base import HandBase, HandResult, team_of
+from env.core.moves import MoveList
+from env.core.registry import make_ruleset
 from env.guafeng.combos import Combo
 from env.guafeng.fixing import Fix, StandingFix, as_fix
 from env.guafeng.ruleset import GuafengRules
-from env.hand_base import HandBase, team_of
-from env.moves import MoveList
-from env.ruleset import make_ruleset
-from env.variants import normalize_rank
 
 LOG_VERSION = 1
 
 
 class GuafengPhase(StrEnum):
-    """Where a 刮风 hand stands (values shared with :class:`env.game.Phase` where the concept is the same)."""
+    """Where a 刮风 hand stands (values shared with :class:`env.standard.hand.Phase` where the concept is the same)."""
 
     DEAL = "deal"            # dealing, with fixing decision points
     FINAL_FIX = "final_fix"  # one more fixing round after the deal
@@ -82,13 +81,13 @@ class GuafengPhase(StrEnum):
 
     @property
     def is_bidding(self) -> bool:
-        """:attr:`is_fixing`, under the name shared code asks (:attr:`env.game.Phase.is_bidding`)."""
+        """:attr:`is_fixing`, under the name shared code asks (:attr:`env.standard.hand.Phase.is_bidding`)."""
         return self.is_fixing
 
 
 @dataclass(frozen=True)
 class GuafengResult(HandResult):
-    """The outcome of a 刮风 hand: :class:`~env.game.HandResult` (``winner`` ``"dealers"`` is the stage
+    """The outcome of a 刮风 hand: :class:`~env.core.hand_base.HandResult` (``winner`` ``"dealers"`` is the stage
     team; ``kitty_points`` is V, ``kitty_bonus`` the signed V x M) plus the stage count.
 
     ``stage_run``: hands in a row the stage team has been on stage, this one
@@ -120,6 +119,8 @@ class GuafengHand(HandBase):
 
     DEAL_PHASE = GuafengPhase.DEAL
     FINAL_PHASE = GuafengPhase.FINAL_FIX
+    PLAY_PHASE = GuafengPhase.PLAY
+    DONE_PHASE = GuafengPhase.DONE
     LOG_VERSION = LOG_VERSION
     standing: StandingFix | None
     lead: Combo | None
@@ -158,7 +159,7 @@ class GuafengHand(HandBase):
 
     @property
     def level_rank(self) -> int:
-        """Index of the level rank in :data:`env.cards.RANKS`."""
+        """Index of the level rank in :data:`env.core.cards.RANKS`."""
         return RANKS.index(self.level)
 
     # ------------------------------------------------------------------ creation
@@ -508,7 +509,7 @@ class GuafengHand(HandBase):
         return None if self.dealer is None else team_of(self.dealer)
 
     def is_dealer_team(self, seat: int) -> bool:
-        """True for the stage team's seats (the dealers of :class:`env.game.Hand`)."""
+        """True for the stage team's seats (the dealers of :class:`env.standard.hand.Hand`)."""
         return self.dealer is not None and team_of(seat) == team_of(self.dealer)
 
     @property

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from env.game import team_of
+from env.core.hand_base import team_of
 from env.guafeng.hand import GuafengHand, GuafengResult
 from env.guafeng.ruleset import GuafengRules
 
@@ -56,6 +56,11 @@ class GuafengMatch:
     def finished(self) -> bool:
         """True once ``match_hands`` hands have been played."""
         return self.hands_played >= self.options.match_hands
+
+    @property
+    def truncated(self) -> bool:
+        """Never: a 刮风 match has a fixed number of hands and ends decided or drawn."""
+        return False
 
     @property
     def is_draw(self) -> bool:

@@ -2,7 +2,7 @@
 
 :func:`legal_leads` lists every combination a hand can lead; :func:`legal_follows`
 every follow the duties of :func:`env.guafeng.combos.follow_error` allow. Plays
-are tuples of kinds, sorted, without duplicates, in an :class:`env.moves.MoveList`.
+are tuples of kinds, sorted, without duplicates, in an :class:`env.core.moves.MoveList`.
 A free follow can be huge (a follower void in a 6-card run's suit may play any 6
 of 26 cards), so follows are generated lazily and stop at ``max_plays``.
 
@@ -18,7 +18,8 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations
 
-from env.cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, NUM_RANKS
+from env.core.cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, NUM_RANKS
+from env.core.moves import MoveList
 from env.guafeng.combos import (
     BOMB,
     FOUR_JOKERS,
@@ -39,7 +40,6 @@ from env.guafeng.combos import (
     window_starts,
 )
 from env.guafeng.order import GuafengContext
-from env.moves import MoveList
 
 
 class _Collector:

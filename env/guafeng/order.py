@@ -3,7 +3,7 @@
 A hand of 刮风 is played at the stage team's level rank R in one of three *trump
 modes*: a trump suit X (花主), no suit (after a step-down) or constants only
 (打常主). :class:`GuafengContext` turns (R, mode) once into the lookup tables the
-rest of the engine indexes, with the same names as :class:`env.trump.TrumpContext`:
+rest of the engine indexes, with the same names as :class:`env.standard.trump.TrumpContext`:
 
 * ``suit[k]``: effective suit of kind ``k``, 0..3 for a plain suit or ``TRUMP`` (4).
 * ``order[k]``: order index inside the effective suit: consecutive indices are
@@ -25,9 +25,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from env.cards import LITTLE_JOKER, NUM_KINDS, NUM_RANKS, NUM_SUITS, RANKS, SUITS, kind_of
-from env.trump import TRUMP, suit_tables
-from env.variants import normalize_rank
+from env.core.cards import LITTLE_JOKER, NUM_KINDS, NUM_RANKS, NUM_SUITS, RANKS, SUITS, kind_of, normalize_rank
+from env.core.suits import TRUMP, suit_tables
 
 LEVELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
 """The cycle of levels (级主从A到K循环); after K comes A again."""
@@ -68,11 +67,11 @@ class GuafengContext:
     Build through :func:`guafeng_context`, which caches one instance per
     (level, trump); instances are immutable by convention. Attributes:
 
-    * ``level``: R as a rank index of :data:`env.cards.RANKS`; ``trump_suit``: X as
+    * ``level``: R as a rank index of :data:`env.core.cards.RANKS`; ``trump_suit``: X as
       0..3, or ``None``; ``mode``: ``"suit"``, ``"none"`` or ``"constants"``;
       ``trump_name``: the ``trump`` argument (``"S"``.. ``"D"``, ``None``, ``"constants"``).
     * ``suit``, ``order``, ``is_trump``, ``suit_kinds``, ``suit_size``: as in
-      :class:`env.trump.TrumpContext`.
+      :class:`env.standard.trump.TrumpContext`.
     * ``special_ranks``: high to low; ``bomb_ranks``: the ranks that make a bomb
       (2, 3, 5, and R unless 打常主).
     * ``value_kinds[s][v]``: the kind of printed suit ``s`` at rank value ``v``

@@ -1,6 +1,6 @@
 """The 刮风 answers of the public referee API (RULES-guafeng.md section 11): strings in, plain values out.
 
-:mod:`env.rules`'s public functions send ``ruleset="guafeng"`` here. ``level`` is
+:mod:`env.rules`'s public functions send ``ruleset="guafeng"`` here (the rule set's :attr:`referee`). ``level`` is
 ``"2"``..``"A"`` (``"10"`` accepted), ``trump`` is ``"S" "H" "C" "D"``, ``None`` (no
 suit) or ``"constants"`` (打常主); cards are strings or lists of card tokens as in
 RULES.md. Malformed cards, levels, trumps and impossible plays raise ``ValueError``, as
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from env.cards import CARD_NAMES, COPIES_PER_KIND, counts_of, parse_cards
+from env.core.cards import CARD_NAMES, COPIES_PER_KIND, counts_of, parse_cards
 from env.guafeng import combos, scoring
 from env.guafeng.combos import RUN, TRACTOR, Combo
 from env.guafeng.order import GuafengContext, guafeng_context
@@ -133,27 +133,33 @@ def trick_winner(plays: Sequence[CardsArg], *, level: str, trump: str | None, **
     return combos.trick_winner(ctx, lead, follows)
 
 
-def kitty_multiplier(lead: CardsArg, *, level: str, trump: str | None, **options) -> int:
-    """M of section 8: the card count of the last trick's lead (which must be a combination)."""
+def kitty_multiplier(lead: CardsArg, *, level: str, trump: str | None, variant: str = "exponential",
+                     **options) -> int:
+    """M of section 8: the card count of the last trick's lead (which must be a combination);
+    ``variant`` (the standard game's multiplier option) is ignored."""
     check_options(options)
     ctx = guafeng_context(level, trump)
     return scoring.kitty_multiplier(_combo(ctx, lead, "the lead"))
 
 
-def kitty_points(kitty: CardsArg) -> int:
+def kitty_points(kitty: CardsArg, **options) -> int:
     """V of section 8: point cards + 100 per ``BJ`` + 80 per ``LJ``."""
+    check_options(options)
     return scoring.kitty_value(_kinds(kitty))
 
 
-def score_hand(defender_points: int) -> tuple[str, int]:
-    """``("dealers", n)`` (the stage team holds, +n) or ``("defenders", n)`` (section 9)."""
+def score_hand(defender_points: int, *, takeover: str = "plain", threshold: int = 80,
+               step: int = 40) -> tuple[str, int]:
+    """``("dealers", n)`` (the stage team holds, +n) or ``("defenders", n)`` (section 9; the standard
+    game's ``takeover``, ``threshold`` and ``step`` are ignored)."""
     if isinstance(defender_points, bool) or not isinstance(defender_points, int):
         raise ValueError(f"defender_points must be an integer, got {defender_points!r}")
     return scoring.score_hand(defender_points)
 
 
-def advance_level(level: str, steps: int) -> str:
+def advance_level(level: str, steps: int, **options) -> str:
     """The level ``steps`` up the cycle A 2 ... K A (section 2)."""
+    check_options(options)
     if isinstance(steps, bool) or not isinstance(steps, int):
         raise ValueError(f"steps must be an integer, got {steps!r}")
     return scoring.advance_level(level, steps)

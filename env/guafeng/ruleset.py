@@ -1,11 +1,11 @@
 """The 刮风 rule set (``ruleset: guafeng``): its options and the object a hand asks every rule question.
 
-:class:`GuafengRules` is a :class:`~env.ruleset.RuleSet`: it owns the deal
+:class:`GuafengRules` is a :class:`~env.core.ruleset.RuleSet`: it owns the deal
 layout (two decks, 26 cards each, a 4-card kitty) and answers the play
 questions with the 刮风 rules modules (:mod:`env.guafeng.order`,
 :mod:`env.guafeng.combos`, :mod:`env.guafeng.scoring`) and the fixing
 questions with :mod:`env.guafeng.fixing`. It has no standard bidding and no
-throws (those questions of :class:`~env.ruleset.RuleSet` raise
+throws (those questions of :class:`~env.core.ruleset.RuleSet` raise
 ``NotImplementedError``); its hands are :class:`~env.guafeng.hand.GuafengHand`
 and its matches :class:`~env.guafeng.match.GuafengMatch`, made with
 ``rules.new_hand(seed, ...)`` and ``rules.new_match(seed)``.
@@ -13,7 +13,7 @@ and its matches :class:`~env.guafeng.match.GuafengMatch`, made with
 Options (:class:`GuafengOptions`, RULES-guafeng.md sections 2 and 9):
 ``match_hands`` (default 13), the hands of a match, and ``stage_limit`` (default
 7, 0 = off), the hands in a row after which the stage team steps down.
-Importing this module registers the rule set as ``RULESETS["guafeng"]``.
+The rule set is registered as ``"guafeng"`` in :mod:`env.core.registry`.
 """
 
 from __future__ import annotations
@@ -21,9 +21,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from env.core.layout import DealLayout
+from env.core.ruleset import RuleSet
 from env.guafeng import combos, fixing, scoring
 from env.guafeng.order import LEVELS, GuafengContext, guafeng_context, is_constant_trump
-from env.ruleset import RULESETS, DealLayout, RuleSet
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,8 @@ class GuafengRules(RuleSet):
     """
 
     name = "guafeng"
+    referee = "env.guafeng.referee"
+    options_class = GuafengOptions
     LAYOUT = DealLayout(players=4, decks=2, hand_size=26, kitty_size=4)
 
     def __init__(self, options: GuafengOptions | dict | None = None, layout: DealLayout | None = None):
@@ -120,11 +123,6 @@ class GuafengRules(RuleSet):
         """Dealer seat + 2 when the stage team held, + 1 when the defenders take the stage (section 9)."""
         return (dealer + (2 if dealers_held else 1)) % self.layout.players
 
-    def match_winner(self, *, hand_level: str, dealer_team: int, dealers_held: bool, gaining_team: int,
-                     new_level: str) -> int | None:
-        """Never after one hand: a 刮风 match ends after ``match_hands`` hands (see GuafengMatch)."""
-        return None
-
     # ---------------------------------------------------------------- the state machines
     @property
     def hand_class(self) -> type:
@@ -138,5 +136,48 @@ class GuafengRules(RuleSet):
 
         return GuafengMatch
 
+    def new_match(self, seed: int, max_hands: int | None = None, **kwargs: Any) -> Any:
+        """A match of ``match_hands`` hands (its length is fixed: ``max_hands`` has no effect)."""
+        return self.match_class(seed, self, **kwargs)
 
-RULESETS[GuafengRules.name] = GuafengRules
+    def hand_from_deal(self, deal: dict[str, Any]) -> Any:
+        """A hand after the fixing from ``hands``, ``kitty``, ``dealer``, ``trump`` and optional
+        ``team_levels``, ``kitty_taker``, ``buried``."""
+        levels = deal.get("team_levels")
+        return self.hand_class.from_deal(deal["hands"], deal["kitty"], dealer=deal["dealer"], trump=deal.get("trump"),
+                                         rules=self, team_levels=tuple(levels) if levels else None,
+                                         kitty_taker=deal.get("kitty_taker"), buried=deal.get("buried", False))
+
+    def view_of(self, hand: Any, seat: int) -> Any:
+        from env.guafeng.view import guafeng_view_of
+
+        return guafeng_view_of(hand, seat)
+
+    def encoder(self, layout: str = "canonical", history_len: int | None = None) -> Any:
+        from env.guafeng.encoding import GuafengEncoder
+
+        return GuafengEncoder(layout, history_len)
+
+    def observation_size(self, layout: str = "canonical") -> int:
+        from env.guafeng.encoding import observation_size
+
+        return observation_size(layout)
+
+    def decision(self, hand: Any, seat: int) -> Any:
+        from env.guafeng.actions import GuafengDecision
+
+        return GuafengDecision(hand, seat)
+
+    def hand_rewards(self, hand: Any, scheme: str) -> tuple[float, float]:
+        from env.guafeng.rewards import hand_rewards
+
+        return hand_rewards(hand.result, hand.dealer, scheme)
+
+    def encoding_source(self, hand: Any, seat: int, decision: Any | None) -> Any:
+        """The seat's view (刮风's encoder reads views): the acting seat's decision holds it already."""
+        return decision.view if decision is not None else self.view_of(hand, seat)
+
+    def render(self, hand: Any) -> str:
+        from env.guafeng.render import render_table
+
+        return render_table(hand)

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from env.cards import BIG_JOKER, LITTLE_JOKER, POINTS
+from env.core.cards import BIG_JOKER, LITTLE_JOKER, POINTS, normalize_rank
 from env.guafeng.combos import Combo
 from env.guafeng.order import LEVELS
-from env.variants import normalize_rank
 
 BIG_JOKER_KITTY_VALUE = 100
 LITTLE_JOKER_KITTY_VALUE = 80

@@ -2,7 +2,7 @@
 
 A :class:`GuafengView` is a snapshot built from a
 :class:`~env.guafeng.hand.GuafengHand` for one seat, the guafeng counterpart of
-:class:`env.view.PlayerView` (``env.view.view_of`` returns one for a guafeng
+:class:`env.standard.view.PlayerView` (``env.standard.view.view_of`` returns one for a guafeng
 hand). It holds:
 
 - public: every fix's seat, shown jokers and base size, whose fix it ate and
@@ -27,15 +27,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from env.cards import NUM_KINDS, parse_cards
-from env.game import TrickRecord, team_of
+from env.core.cards import NUM_KINDS, parse_cards
+from env.core.hand_base import TrickRecord, team_of
+from env.core.moves import MoveList
+from env.core.view import SeatView
 from env.guafeng.combos import Combo
 from env.guafeng.fixing import JOKERS, Fix
 from env.guafeng.hand import GuafengHand, GuafengPhase, GuafengResult
 from env.guafeng.order import GuafengContext
 from env.guafeng.ruleset import GuafengOptions, GuafengRules
-from env.moves import MoveList
-from env.view import SeatView
 
 
 @dataclass(frozen=True)

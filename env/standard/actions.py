@@ -3,7 +3,7 @@
 Action table (``Discrete(NUM_ACTIONS)``):
 
 ==========  ==================================================================
-0..53       pick one card of that kind (card kinds, see :mod:`env.cards`)
+0..53       pick one card of that kind (card kinds, see :mod:`env.core.cards`)
 54          ``STOP``: the leader ends a multi-card lead
 55          ``PASS``: decline to bid
 56..59      bid one level card of S, H, C, D
@@ -33,19 +33,18 @@ from itertools import combinations
 
 import numpy as np
 
-from env.bidding import ALL_BIDS, Bid
-from env.cards import CARD_NAMES, NUM_KINDS
-from env.combos import profile
-from env.game import Hand, Phase
-from env.rules import Lead, effective_suit_count
-from env.ruleset import STANDARD
-from env.trump import TrumpContext
-from env.view import PlayerView
+from env.core.actions import FIRST_BID, NUM_ACTIONS, NUM_BID_ACTIONS, PASS, STOP
+from env.core.cards import CARD_NAMES, NUM_KINDS
+from env.standard.bidding import ALL_BIDS, Bid
+from env.standard.combos import profile
+from env.standard.hand import Hand, Phase
+from env.standard.ruleset import STANDARD
+from env.standard.tricks import Lead, effective_suit_count
+from env.standard.trump import TrumpContext
+from env.standard.view import PlayerView
 
-STOP = NUM_KINDS
-PASS = NUM_KINDS + 1
-FIRST_BID = NUM_KINDS + 2
-NUM_ACTIONS = FIRST_BID + len(ALL_BIDS)
+if len(ALL_BIDS) != NUM_BID_ACTIONS:
+    raise ImportError(f"the standard bids ({len(ALL_BIDS)}) must fill the action table's {NUM_BID_ACTIONS} bid slots")
 KITTY_PICKS = STANDARD.layout.kitty_size
 """The standard game's burial length; a hand's is ``hand.ruleset.layout.kitty_size``."""
 
@@ -71,14 +70,6 @@ def action_name(action: int) -> str:
     if FIRST_BID <= action < NUM_ACTIONS:
         return f"bid {action_bid(action)}"
     raise ValueError(f"action {action} out of range 0..{NUM_ACTIONS - 1}")
-
-
-def card_mask(kinds: Sequence[int]) -> np.ndarray:
-    """Mask of a one-card decision (a tribute card or a returned card, RULES.md 9): these kinds."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    for k in kinds:
-        mask[k] = 1
-    return mask
 
 
 def bid_mask(options: Sequence[Bid]) -> np.ndarray:
@@ -228,8 +219,8 @@ class PlayComposer:
 
 
 def composer_for(source: Hand | PlayerView, seat: int | None = None) -> PlayComposer:
-    """The composer of the card decision ``source`` is at: a :class:`~env.game.Hand` and the seat
-    to act (default: the current player), or a seat's :class:`~env.view.PlayerView`.
+    """The composer of the card decision ``source`` is at: a :class:`~env.standard.hand.Hand` and the seat
+    to act (default: the current player), or a seat's :class:`~env.standard.view.PlayerView`.
 
     Burial in the kitty phase (as many picks as the rule set's kitty), else a
     lead or a follow. Raises ``ValueError`` outside the kitty and play phases.

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from env.cards import BIG_JOKER, LITTLE_JOKER, SUITS, kind_of
+from env.core.cards import BIG_JOKER, LITTLE_JOKER, SUITS, kind_of
 
 SINGLE = 1
 PAIR = 2

@@ -1,6 +1,6 @@
 """Combinations inside one effective suit: pairs, tractors, decomposition, profiles.
 
-All functions take a :class:`~env.trump.TrumpContext` and work on kinds or on
+All functions take a :class:`~env.standard.trump.TrumpContext` and work on kinds or on
 *pair-count vectors*: ``pc[i]`` = how many pairs (two identical kinds) sit at
 order index ``i`` of one effective suit. Several pairs can share an index
 (off-suit level cards are equal), which is why tractors are found on these
@@ -16,7 +16,7 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import NamedTuple
 
-from env.trump import TrumpContext
+from env.standard.trump import TrumpContext
 
 
 class Component(NamedTuple):

@@ -16,7 +16,7 @@ relative seat (0 = self, 1 = next, 2 = partner, 3 = previous) and only public
 information plus the seat's own cards (and the kitty it buried, for the
 dealer) is read. See :data:`FEATURES` for the vector's table.
 
-The deal layout comes from the hand's rule set (:mod:`env.ruleset`): the
+The deal layout comes from the hand's rule set (:mod:`env.standard.ruleset`): the
 history holds its number of tricks by default, and the counts of the scalar
 features (picks left at the burial, lead length, trick number, hand sizes,
 deal progress) are scaled by its kitty size, hand size and number of tricks.
@@ -35,17 +35,18 @@ from functools import lru_cache
 
 import numpy as np
 
-from env.cards import NUM_KINDS, NUM_SUITS, POINTS, RANKS
-from env.game import Hand, Phase
-from env.rules import RUFFS, play_rank, winning_play
-from env.ruleset import RuleSet, as_ruleset
-from env.trump import TRUMP, TrumpContext
-from env.view import PlayerView
+from env.core import slots
+from env.core.cards import NUM_KINDS, NUM_SUITS, POINTS, RANKS
+from env.core.ruleset import RuleSet
+from env.core.slots import PLAIN_SLOTS, canonical_suit_index
+from env.standard.hand import Hand, Phase
+from env.standard.ruleset import as_ruleset
+from env.standard.tricks import RUFFS, play_rank, winning_play
+from env.standard.trump import TrumpContext
+from env.standard.view import PlayerView
 
 TRUMP_SLOTS = 21
-PLAIN_SLOTS = 13
 CANONICAL_SLOTS = TRUMP_SLOTS + NUM_SUITS * PLAIN_SLOTS
-RAW_SLOTS = NUM_KINDS
 NUM_CARD_PLANES = 12
 HISTORY_SEAT_FEATURES = 4
 NUM_LEVELS = len(RANKS)
@@ -81,12 +82,8 @@ def has_variant_features(ruleset: RuleSet | None) -> bool:
 
 
 def observation_size(layout: str = "canonical", ruleset: RuleSet | None = None) -> int:
-    """Length of the flat observation vector for a layout (and rule set: its RULES.md 9 options add a
-    block; a 刮风 rule set has its own observation, :mod:`env.guafeng.encoding`)."""
-    if ruleset is not None and ruleset.name == "guafeng":
-        from env.guafeng import encoding  # built on env.guafeng.hand, which this module's users import first
-
-        return encoding.observation_size(layout)
+    """Length of the standard flat observation vector for a layout (and rule set: its RULES.md 9 options
+    add a block). Any rule set's: ``ruleset.observation_size(layout)``."""
     size = NUM_CARD_PLANES * 2 * slots_of_layout(layout) + NUM_SCALARS
     if has_variant_features(ruleset):
         size += len(VARIANT_CARD_SETS) * 2 * slots_of_layout(layout) + NUM_VARIANT_SCALARS
@@ -108,47 +105,14 @@ def _count_row(kinds) -> list[int]:
     return row
 
 
-def slots_of_layout(layout: str, trump_slots: int = TRUMP_SLOTS) -> int:
-    """Number of card slots of a layout, whose canonical trump block has ``trump_slots`` slots
-    (the standard game's by default; 刮风's is larger)."""
-    if layout == "canonical":
-        return trump_slots + NUM_SUITS * PLAIN_SLOTS
-    if layout == "raw":
-        return RAW_SLOTS
-    raise ValueError(f"unknown card layout {layout!r}: expected 'canonical' or 'raw'")
+def slots_of_layout(layout: str) -> int:
+    """Number of card slots of a layout (:func:`env.core.slots.slots_of_layout` with the standard trump block)."""
+    return slots.slots_of_layout(layout, TRUMP_SLOTS)
 
 
-@lru_cache(maxsize=1024)
-def slot_table(ctx: TrumpContext, layout: str, trump_slots: int = TRUMP_SLOTS) -> np.ndarray:
-    """Slot of every kind in a layout (an int array of 54): the trump block of ``trump_slots`` slots
-    first, strongest first, then one block per plain suit (:func:`canonical_plain_suits`), strongest
-    first. ``ctx`` is a trump context of any rule set (its ``suit_kinds``, ``order``, ``trump_suit``)."""
-    if layout == "raw":
-        return np.arange(NUM_KINDS)
-    slots_of_layout(layout)
-    slots = np.zeros(NUM_KINDS, dtype=np.int64)
-    trump_kinds = sorted(ctx.suit_kinds[TRUMP], key=lambda k: (-ctx.order[k], k))
-    for position, kind in enumerate(trump_kinds):
-        slots[kind] = position
-    for block, suit in enumerate(canonical_plain_suits(ctx)):
-        for position, kind in enumerate(sorted(ctx.suit_kinds[suit], key=lambda k: -ctx.order[k])):
-            slots[kind] = trump_slots + block * PLAIN_SLOTS + position
-    return slots
-
-
-def canonical_plain_suits(ctx: TrumpContext) -> list[int]:
-    """The plain suits in block order: S, H, C, D without the trump suit."""
-    return [s for s in range(NUM_SUITS) if s != ctx.trump_suit]
-
-
-@lru_cache(maxsize=1024)
-def canonical_suit_index(ctx: TrumpContext) -> tuple[int, ...]:
-    """Index 0..4 of each effective suit in the encoding: trump 0, plain blocks 1..4."""
-    index = [0] * 5
-    for block, suit in enumerate(canonical_plain_suits(ctx)):
-        index[suit] = 1 + block
-    index[TRUMP] = 0
-    return tuple(index)
+def slot_table(ctx: TrumpContext, layout: str) -> np.ndarray:
+    """Slot of every kind in a layout: :func:`env.core.slots.slot_table` with the standard trump block."""
+    return slots.slot_table(ctx, layout, TRUMP_SLOTS)
 
 
 Source = Hand | PlayerView
@@ -396,13 +360,3 @@ class ObservationEncoder:
         for rel in range(4):
             out[i + 2 + rel] = hand.hand_sizes[(seat + rel) % 4] / deal.most_cards_held
         out[i + 6] = sum(hand.hand_sizes) / deal.dealt_cards if phase.is_bidding else 1.0
-
-
-def make_encoder(layout: str = "canonical", history_len: int | None = None, ruleset: RuleSet | None = None):
-    """The encoder of a rule set's observations: :class:`ObservationEncoder`, or for 刮风
-    :class:`env.guafeng.encoding.GuafengEncoder` (both ``encode(source, seat, picked)`` / ``history``)."""
-    if ruleset is not None and ruleset.name == "guafeng":
-        from env.guafeng.encoding import GuafengEncoder  # see observation_size
-
-        return GuafengEncoder(layout, history_len)
-    return ObservationEncoder(layout, history_len, ruleset)

@@ -21,7 +21,7 @@ re-bidding round runs (``rebid`` / ``pass_rebid``, ``Phase.REBID``); a bid takes
 up the kitty and buries it again (``Phase.KITTY``, by the bidder). A seat
 without a legal re-bid passes without being asked (as in the deal's bidding).
 
-Every rule question is the hand's :class:`~env.ruleset.RuleSet`'s to answer
+Every rule question is the hand's :class:`~env.core.ruleset.RuleSet`'s to answer
 (``hand.ruleset``), and so is the deal layout: how many cards each seat is
 dealt, the kitty size, the number of tricks.
 """
@@ -29,18 +29,19 @@ dealt, the kitty size, the number of tricks.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from env.bidding import Bid, StandingBid
-from env.cards import CARD_NAMES, NUM_KINDS, RANKS, card_list, counts_of, parse_cards
-from env.errors import IllegalActionError
-from env.hand_base import HandBase, TrickRecord, team_of
-from env.rules import Lead
-from env.ruleset import STANDARD, RuleSet, as_ruleset, make_ruleset
-from env.trump import TrumpContext
-from env.variants import RuleOptions, normalize_rank
+from env.core.cards import CARD_NAMES, NUM_KINDS, RANKS, card_list, counts_of, normalize_rank, parse_cards
+from env.core.errors import IllegalActionError
+from env.core.hand_base import HandBase, HandResult, TrickRecord, team_of
+from env.core.registry import make_ruleset
+from env.core.ruleset import RuleSet
+from env.standard.bidding import Bid, StandingBid
+from env.standard.ruleset import STANDARD, StandardRules, as_ruleset
+from env.standard.tricks import Lead
+from env.standard.trump import TrumpContext
+from env.standard.variants import RuleOptions
 
 # The standard layout, for code written before rule sets; new code asks ``hand.ruleset.layout``.
 NUM_PLAYERS = STANDARD.layout.players
@@ -77,41 +78,31 @@ BIDDING_PHASES = (Phase.DEAL, Phase.FINAL_BID)
 """The phases of the deal's bidding (:attr:`Phase.is_bidding`)."""
 
 
-@dataclass(frozen=True)
-class HandResult:
-    """The outcome of a hand (RULES.md 7 and 8)."""
-
-    defender_points: int
-    trick_points: int
-    kitty_points: int
-    kitty_multiplier: int
-    kitty_bonus: int
-    penalty_points: int
-    winner: str          # "dealers" or "defenders"
-    levels: int          # levels gained by the winner
-    next_dealer: int
-
-
 class Hand(HandBase):
     """One hand, from the first dealt card to the score. Create with :meth:`new` or :meth:`from_deal`.
 
-    Wherever a hand is made, ``options`` is its :class:`~env.ruleset.RuleSet`,
-    or the standard game's :class:`~env.variants.RuleOptions`, or ``None`` for
+    Wherever a hand is made, ``rules`` is its :class:`~env.core.ruleset.RuleSet`,
+    or the standard game's :class:`~env.standard.variants.RuleOptions`, or ``None`` for
     the standard defaults. ``hand.ruleset`` is the rule set; ``hand.options``
     its options.
     """
 
     DEAL_PHASE = Phase.DEAL
     FINAL_PHASE = Phase.FINAL_BID
+    PLAY_PHASE = Phase.PLAY
+    DONE_PHASE = Phase.DONE
     LOG_VERSION = LOG_VERSION
     ctx: TrumpContext | None
     standing: StandingBid | None
     lead: Lead | None
     result: HandResult | None
 
-    def __init__(self, options: RuleSet | RuleOptions | None, level: str, dealer: int | None,
+    def __init__(self, rules: RuleSet | RuleOptions | None, level: str, dealer: int | None,
                  team_levels: tuple[str, str], tribute: bool = False):
-        ruleset = as_ruleset(options)
+        ruleset = as_ruleset(rules)
+        if not isinstance(ruleset, StandardRules):
+            raise ValueError(f"a standard Hand plays the standard rule set, not {ruleset.name!r}: make its hands "
+                             f"with ruleset.new_hand")
         super().__init__(ruleset, dealer)
         self.level = level
         self.level_rank = RANKS.index(level)
@@ -134,13 +125,13 @@ class Hand(HandBase):
 
     # ------------------------------------------------------------------ creation
     @classmethod
-    def new(cls, seed: int, options: RuleSet | RuleOptions | None = None, *, level: str | None = None,
+    def new(cls, seed: int, rules: RuleSet | RuleOptions | None = None, *, level: str | None = None,
             dealer: int | None = None, team_levels: tuple[str, str] | None = None, tribute: bool = False) -> Hand:
         """A hand dealt from a seeded shuffle; ``dealer=None`` is a first hand (抢庄).
 
         ``tribute``: a tribute hand (RULES.md 9; needs the ``tribute`` option and a dealer).
         """
-        ruleset = as_ruleset(options)
+        ruleset = as_ruleset(rules)
         levels = ruleset.levels
         level = level or levels[0]
         if level not in levels:
@@ -160,7 +151,7 @@ class Hand(HandBase):
 
     @classmethod
     def from_deal(cls, hands: list, kitty, *, level: str, dealer: int, trump: str | None,
-                  options: RuleSet | RuleOptions | None = None, buried: bool = False,
+                  rules: RuleSet | RuleOptions | None = None, buried: bool = False,
                   team_levels: tuple[str, str] | None = None, jokers_only: bool = False) -> Hand:
         """A hand from a given deal (tests, scenarios, replays).
 
@@ -169,7 +160,7 @@ class Hand(HandBase):
         starts at the kitty exchange, or at the first lead when ``buried``
         (then the kitty is the already buried cards).
         """
-        ruleset = as_ruleset(options)
+        ruleset = as_ruleset(rules)
         layout = ruleset.layout
         parsed = [parse_cards(h) for h in hands]
         kitty_kinds = parse_cards(kitty)
@@ -202,7 +193,7 @@ class Hand(HandBase):
         return hand
 
     @classmethod
-    def from_position(cls, *, options: RuleSet | RuleOptions | None, level: str, dealer: int,
+    def from_position(cls, *, rules: RuleSet | RuleOptions | None, level: str, dealer: int,
                       team_levels: tuple[str, str],
                       ctx: TrumpContext, standing: StandingBid | None, hands: list[list[int]], kitty: list[int],
                       played: list[list[int]], tricks: list[TrickRecord], leader: int,
@@ -216,7 +207,7 @@ class Hand(HandBase):
         ``ValueError`` names the kinds that are not. The hand's log holds no
         replayable setup (its decisions start mid-hand).
         """
-        hand = cls(options, level, dealer, team_levels)
+        hand = cls(rules, level, dealer, team_levels)
         layout = hand.ruleset.layout
         totals = [sum(h[k] for h in hands) + sum(p[k] for p in played) for k in range(NUM_KINDS)]
         for k in kitty:
@@ -262,7 +253,7 @@ class Hand(HandBase):
                            team_levels=team_levels, tribute=setup.get("tribute", False))
         else:
             hand = cls.from_deal(setup["hands"], setup["kitty"], level=setup["level"], dealer=setup["dealer"],
-                                 trump=setup["trump"], options=ruleset, buried=setup["buried"],
+                                 trump=setup["trump"], rules=ruleset, buried=setup["buried"],
                                  team_levels=team_levels, jokers_only=setup.get("jokers_only", False))
         for decision in log["decisions"]:
             hand.apply_decision(decision)

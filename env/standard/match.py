@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from env.game import Hand, HandResult, team_of
-from env.ruleset import RuleSet, as_ruleset
-from env.variants import RuleOptions
+from env.core.hand_base import HandResult, team_of
+from env.core.ruleset import RuleSet
+from env.standard.hand import Hand
+from env.standard.ruleset import as_ruleset
+from env.standard.variants import RuleOptions
 
 
 class Match:
     """Levels of both teams, the next dealer, and the match winner.
 
     Deterministic from ``seed``: hand ``i`` is dealt with seed ``seed * 1000 + i``.
-    ``options`` is the :class:`~env.ruleset.RuleSet` (or the standard game's
-    :class:`~env.variants.RuleOptions`); it decides the levels, the next dealer
+    ``options`` is the :class:`~env.core.ruleset.RuleSet` (or the standard game's
+    :class:`~env.standard.variants.RuleOptions`); it decides the levels, the next dealer
     and the match end. With the ``tribute`` option, a hand in which the dealers
     held with P <= 0 (大光) makes the next hand a tribute hand (RULES.md 9).
     """
@@ -31,11 +33,17 @@ class Match:
         self.winner: int | None = None
         self.history: list[dict[str, Any]] = []
         self.tribute_next = False
+        self._recorded: Hand | None = None  # the hand recorded last (to refuse a second record)
 
     @property
     def finished(self) -> bool:
         """True once a team has won or the match reached its hand limit (as a 刮风 match's ``finished``)."""
         return self.winner is not None or self.hands_played >= self.max_hands
+
+    @property
+    def truncated(self) -> bool:
+        """True when the match stopped at its hand limit with no winner."""
+        return self.finished and self.winner is None
 
     def new_hand(self) -> Hand:
         """Deal the next hand at the dealer team's level."""
@@ -51,6 +59,8 @@ class Match:
         """Apply a finished hand: levels, next dealer, match end."""
         if hand.result is None:
             raise ValueError("the hand is not finished")
+        if hand is self._recorded:
+            raise ValueError("this hand is already recorded: each hand counts once")
         result = hand.result
         dealer_team = team_of(hand.dealer)
         dealers_held = result.winner == "dealers"
@@ -64,6 +74,7 @@ class Match:
         self.dealer = result.next_dealer
         self.tribute_next = self.ruleset.tribute and dealers_held and result.defender_points <= 0
         self.hands_played += 1
+        self._recorded = hand
         self.history.append({"dealer": hand.dealer, "level": hand.level, "winner": result.winner,
                              "levels": result.levels, "defender_points": result.defender_points,
                              "team_levels": list(self.team_levels)})

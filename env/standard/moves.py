@@ -2,7 +2,7 @@
 
 Leads: every single, pair and tractor first, then throw attempts (any other
 subset of one effective suit). Follows: every set of cards that
-:func:`env.rules.follow_error` accepts. Plays are tuples of kinds, sorted.
+:func:`env.standard.tricks.follow_error` accepts. Plays are tuples of kinds, sorted.
 Enumeration can be large (a long suit has thousands of subsets), so both
 generators take ``max_plays`` and report whether they stopped early.
 """
@@ -12,19 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations, filterfalse, islice, pairwise
 from math import comb
-from typing import NamedTuple
 
-from env.combos import pair_counts, profile
-from env.rules import Lead, effective_suit_count
-from env.trump import NUM_EFFECTIVE_SUITS, TRUMP, TrumpContext
-
-
-class MoveList(NamedTuple):
-    """Legal plays (tuples of kinds) and whether the list was cut at ``max_plays``."""
-
-    plays: list[tuple[int, ...]]
-    truncated: bool
-
+from env.core.moves import MoveList
+from env.core.suits import NUM_EFFECTIVE_SUITS, TRUMP
+from env.standard.combos import pair_counts, profile
+from env.standard.tricks import Lead, effective_suit_count
+from env.standard.trump import TrumpContext
 
 _EAGER_FACTOR = 4
 """A bounded enumeration with more than this many times its bound of raw combinations is deduplicated

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from env.cards import display_card
-from env.game import Hand, Phase, team_of
-from env.trump import TrumpContext
+from env.core.cards import display_card
+from env.core.hand_base import team_of
+from env.standard.hand import Hand, Phase
+from env.standard.trump import TrumpContext
 
 
 def sorted_for_display(ctx: TrumpContext | None, kinds: list[int]) -> list[int]:

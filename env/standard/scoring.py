@@ -6,8 +6,8 @@ environment's rewards and the public referee API.
 
 from __future__ import annotations
 
-from env.combos import Component
-from env.variants import RuleOptions
+from env.standard.combos import Component
+from env.standard.variants import RuleOptions
 
 
 def kitty_multiplier_of(components: list[Component], variant: str = "exponential") -> int:

@@ -1,24 +1,29 @@
-"""Rules of play: leads, following, throws, ruffs, trick winner, and the referee API.
+"""The standard game's rules of play: leads, following, throws, ruffs, the trick winner.
 
-Internal functions work on kinds (ints) and count vectors with a
-:class:`~env.trump.TrumpContext`; a :class:`Lead` is analysed once per trick
-and reused for every follower. The bottom of the module is the public referee
-API, a contract for outside tools: cards as strings, plain Python results,
-and a ``ruleset`` keyword naming the rule set that answers.
+Functions work on kinds (ints) and count vectors with a
+:class:`~env.standard.trump.TrumpContext`; a :class:`Lead` is analysed once per
+trick and reused for every follower. The string referee over them is
+:mod:`env.standard.referee` (through :mod:`env.rules`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
 
-from env.cards import CARD_NAMES, counts_of, parse_cards
-from env.combos import Component, decompose_suit, has_run, matches_format, matching_key, pair_counts, profile, shape_of
-from env.errors import IllegalActionError
-from env.trump import EFFECTIVE_SUIT_NAMES, TRUMP, TrumpContext
-
-if TYPE_CHECKING:
-    from env.ruleset import RuleSet
+from env.core.cards import CARD_NAMES, counts_of
+from env.core.errors import IllegalActionError
+from env.core.suits import EFFECTIVE_SUIT_NAMES, TRUMP
+from env.standard.combos import (
+    Component,
+    decompose_suit,
+    has_run,
+    matches_format,
+    matching_key,
+    pair_counts,
+    profile,
+    shape_of,
+)
+from env.standard.trump import TrumpContext
 
 NOT_A_WINNER = 0
 FOLLOWS_SHAPE = 1
@@ -181,151 +186,3 @@ def winning_play(ctx: TrumpContext, lead: Lead, follows: Sequence[Sequence[int]]
         if rank[0] != NOT_A_WINNER and rank > best_rank:
             best, best_rank = i, rank
     return best
-
-
-# ---------------------------------------------------------------------------
-# Public referee API: strings in, plain Python values out.
-#
-# Every function takes ``ruleset``: ``"standard"`` (the default) asks that rule
-# set (:mod:`env.ruleset`) the question, and the other keywords are its variant
-# options (RuleOptions' names); ``"guafeng"`` is answered by
-# :mod:`env.guafeng.referee` (RULES-guafeng.md 11: ``trump`` may also be
-# ``"constants"``, and there are no throws). ``classify``, ``kitty_points`` and
-# ``advance_level`` were added for guafeng and default to it.
-# ---------------------------------------------------------------------------
-
-CardsArg = str | Sequence[str]
-GUAFENG = "guafeng"
-
-
-def _guafeng():
-    from env.guafeng import referee  # imported here: env.guafeng is built on env.moves, which imports this module
-
-    return referee
-
-
-def _ruleset(name: str, variant: dict) -> RuleSet:
-    from env.ruleset import make_ruleset  # imported here: the rule sets are built on this module
-
-    return make_ruleset(name, variant or None)
-
-
-def _names_high_first(ctx: TrumpContext, kinds: Iterable[int]) -> list[str]:
-    return [CARD_NAMES[k] for k in sorted(kinds, key=lambda k: (-ctx.order[k], k))]
-
-
-def decompose(cards: CardsArg, *, level: str, trump: str | None, ruleset: str = "standard",
-              **variant) -> list[list[str]]:
-    """Canonical components of ``cards`` (largest first), each listed high to low.
-
-    Cards of several effective suits are decomposed suit by suit.
-    """
-    if ruleset == GUAFENG:
-        return _guafeng().decompose(cards, level=level, trump=trump, **variant)
-    ctx = _ruleset(ruleset, variant).trump_context(level, trump)
-    counts = counts_of(parse_cards(cards))
-    components: list[Component] = []
-    for suit in range(5):
-        components += decompose_suit(ctx, counts, suit)
-    components.sort(key=lambda c: (-c.size, -c.top))
-    return [_names_high_first(ctx, c.cards) for c in components]
-
-
-def is_legal_play(hand: CardsArg, play: CardsArg, *, level: str, trump: str | None,
-                  lead: CardsArg | None = None, ruleset: str = "standard", **variant) -> bool:
-    """Whether ``play`` from ``hand`` is legal; ``lead=None`` means the player leads.
-
-    A lead is legal when it is non-empty, held, and of one effective suit (a
-    throw attempt is legal; whether it stands is :func:`resolve_throw`'s job).
-    """
-    if ruleset == GUAFENG:
-        return _guafeng().is_legal_play(hand, play, level=level, trump=trump, lead=lead, **variant)
-    rules = _ruleset(ruleset, variant)
-    ctx = rules.trump_context(level, trump)
-    hand_counts = counts_of(parse_cards(hand))
-    play_kinds = parse_cards(play)
-    if lead is None:
-        return rules.lead_error(ctx, hand_counts, play_kinds) is None
-    lead_kinds = parse_cards(lead)
-    try:
-        analysed = rules.analyse_lead(ctx, lead_kinds)
-    except IllegalActionError as exc:
-        raise ValueError(f"the given lead is not a legal lead: {exc}") from None
-    return rules.follow_error(ctx, hand_counts, play_kinds, analysed) is None
-
-
-def resolve_throw(play: CardsArg, others: Sequence[CardsArg], *, level: str, trump: str | None,
-                  ruleset: str = "standard", **variant) -> list[str]:
-    """The cards actually led when ``play`` is attempted against the three ``others``."""
-    if ruleset == GUAFENG:
-        return _guafeng().resolve_throw(play, others, level=level, trump=trump, **variant)
-    rules = _ruleset(ruleset, variant)
-    ctx = rules.trump_context(level, trump)
-    kinds = parse_cards(play)
-    need = rules.layout.players - 1
-    if len(others) != need:
-        count = ("one", "two", "three", "four", "five")[need - 1] if need <= 5 else str(need)
-        raise ValueError(f"others must be the other {count} players' hands, got {len(others)}")
-    lead = rules.analyse_lead(ctx, kinds)
-    forced = rules.throw_check(ctx, lead, [counts_of(parse_cards(h)) for h in others])
-    return _names_high_first(ctx, kinds if forced is None else forced.cards)
-
-
-def trick_winner(plays: Sequence[CardsArg], *, level: str, trump: str | None, ruleset: str = "standard",
-                 **variant) -> int:
-    """Index of the winning play; ``plays[0]`` is the lead."""
-    if ruleset == GUAFENG:
-        return _guafeng().trick_winner(plays, level=level, trump=trump, **variant)
-    rules = _ruleset(ruleset, variant)
-    ctx = rules.trump_context(level, trump)
-    kinds = [parse_cards(p) for p in plays]
-    if not kinds:
-        raise ValueError("a trick needs at least the lead")
-    lead = rules.analyse_lead(ctx, kinds[0])
-    for i, p in enumerate(kinds[1:], start=1):
-        if len(p) != lead.n:
-            raise ValueError(f"play {i} has {len(p)} cards, the lead has {lead.n}")
-    return rules.winning_play(ctx, lead, kinds[1:])
-
-
-def kitty_multiplier(lead: CardsArg, *, level: str, trump: str | None, variant: str = "exponential",
-                     ruleset: str = "standard") -> int:
-    """Kitty multiplier for the last trick's lead (what was actually led)."""
-    if ruleset == GUAFENG:  # the lead's card count; ``variant`` has no meaning there
-        return _guafeng().kitty_multiplier(lead, level=level, trump=trump)
-    rules = _ruleset(ruleset, {"kitty_multiplier": variant})
-    return rules.kitty_multiplier(rules.analyse_lead(rules.trump_context(level, trump), parse_cards(lead)))
-
-
-def score_hand(defender_points: int, *, takeover: str = "plain", threshold: int = 80,
-               step: int = 40, ruleset: str = "standard") -> tuple[str, int]:
-    """``("dealers", levels)`` or ``("defenders", levels)`` for the defenders' points."""
-    if ruleset == GUAFENG:  # RULES-guafeng.md 9: ``takeover``, ``threshold`` and ``step`` are ignored
-        return _guafeng().score_hand(defender_points)
-    return _ruleset(ruleset, {"takeover": takeover, "threshold": threshold, "step": step}).score(defender_points)
-
-
-def classify(cards: CardsArg, *, level: str, trump: str | None, ruleset: str = GUAFENG, **variant) -> str:
-    """The guafeng combination of ``cards``: ``"single"``, ``"pair"``, ``"tractor"``, ``"bomb"``,
-    ``"run"`` or ``"invalid"`` (RULES-guafeng.md 4). Only guafeng names its plays this way."""
-    if ruleset != GUAFENG:
-        raise ValueError(f"classify is answered by ruleset='guafeng' only, got {ruleset!r}")
-    return _guafeng().classify(cards, level=level, trump=trump, **variant)
-
-
-def kitty_points(kitty: CardsArg, *, ruleset: str = GUAFENG, **variant) -> int:
-    """The kitty's value before the multiplier: for guafeng V (point cards + 100 per ``BJ`` + 80
-    per ``LJ``, RULES-guafeng.md 8), for the standard game its point cards."""
-    if ruleset == GUAFENG:
-        _guafeng().check_options(variant)
-        return _guafeng().kitty_points(kitty)
-    return _ruleset(ruleset, variant).kitty_points(parse_cards(kitty))
-
-
-def advance_level(level: str, steps: int, *, ruleset: str = GUAFENG, **variant) -> str:
-    """The level ``steps`` levels up: for guafeng the cycle A 2 ... K A (RULES-guafeng.md 2), for the
-    standard game its level table."""
-    if ruleset == GUAFENG:
-        _guafeng().check_options(variant)
-        return _guafeng().advance_level(level, steps)
-    return _ruleset(ruleset, variant).advance_level(level, steps)

@@ -15,29 +15,20 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from env.cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, NUM_RANKS, NUM_SUITS, RANKS, SUITS, kind_of
-from env.variants import RuleOptions, normalize_rank
+from env.core.cards import (
+    LITTLE_JOKER,
+    NUM_KINDS,
+    NUM_RANKS,
+    NUM_SUITS,
+    RANKS,
+    SUITS,
+    kind_of,
+    normalize_rank,
+)
+from env.core.suits import TRUMP, suit_tables
+from env.standard.variants import RuleOptions
 
-TRUMP = 4
-NUM_EFFECTIVE_SUITS = 5
-EFFECTIVE_SUIT_NAMES = ("S", "H", "C", "D", "trump")
 RANK_TWO = 0
-
-
-def suit_tables(suit: list[int], order: list[int], top: int) -> tuple[tuple, ...]:
-    """The lookup tables of a trump context of any rule set, from the effective suit and order index
-    of the 52 suited kinds (``top``: the order index of the strongest trump below the jokers, -1 for
-    none): LJ and BJ are put above it, and the tables returned are ``(suit, order, is_trump,
-    suit_kinds, suit_size)`` (see the module docstring)."""
-    suit[LITTLE_JOKER] = suit[BIG_JOKER] = TRUMP
-    order[LITTLE_JOKER] = top + 1
-    order[BIG_JOKER] = top + 2
-    suit_kinds = tuple(
-        tuple(sorted((k for k in range(NUM_KINDS) if suit[k] == s), key=lambda k: (order[k], k)))
-        for s in range(NUM_EFFECTIVE_SUITS)
-    )
-    return (tuple(suit), tuple(order), tuple(s == TRUMP for s in suit), suit_kinds,
-            tuple(max((order[k] for k in ks), default=-1) + 1 for ks in suit_kinds))
 
 
 class TrumpContext:

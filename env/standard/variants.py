@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field, fields
 from itertools import pairwise
 from typing import Any
 
-from env.cards import RANKS
+from env.core.cards import RANKS, normalize_rank
 
 FULL_LEVEL_SEQUENCE: tuple[str, ...] = tuple(RANKS)
 
@@ -25,16 +25,6 @@ _CHOICES = {
 
 _OFF_BY_DEFAULT = ("chaodipi", "tribute")
 """Options written by :meth:`RuleOptions.to_dict` only when on (added after logs were recorded)."""
-
-
-def normalize_rank(rank: str | int) -> str:
-    """Normalize a level rank given as ``"2"``..``"A"``, ``"10"`` or an int 2..10."""
-    text = str(rank).strip().upper()
-    if text == "10":
-        text = "T"
-    if text not in RANKS:
-        raise ValueError(f"malformed level rank {rank!r}: expected one of 2..9, T (or 10), J, Q, K, A")
-    return text
 
 
 @dataclass(frozen=True)

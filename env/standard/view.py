@@ -1,6 +1,6 @@
 """What one seat may see of a hand: its own cards and the public record.
 
-A :class:`PlayerView` is a snapshot built from a :class:`~env.game.Hand` for
+A :class:`PlayerView` is a snapshot built from a :class:`~env.standard.hand.Hand` for
 one seat. It never holds the other seats' hands (nor the kitty unless the seat
 is the dealer who buried it), so an agent given a view cannot peek. Bots, the
 environment's encoder and the user interfaces all read the game through it.
@@ -10,40 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from env.bidding import Bid, StandingBid
-from env.cards import RANKS
-from env.game import Hand, Phase, TrickRecord
-from env.moves import MoveList
-from env.rules import Lead
-from env.ruleset import RuleSet
-from env.trump import TrumpContext
-from env.variants import RuleOptions
-
-
-class SeatView:
-    """The names every seat's view answers whatever the rule set (:class:`PlayerView`,
-    :class:`env.guafeng.view.GuafengView`): those a :class:`~env.game.Hand` has too, read
-    from the view's ``seat``, ``to_act``, ``level``, ``dealer`` and ``tricks``."""
-
-    @property
-    def current_player(self) -> int | None:
-        """The seat to act (the :class:`Hand` attribute's name)."""
-        return self.to_act
-
-    @property
-    def level_rank(self) -> int:
-        """Index 0..12 of the level rank in :data:`env.cards.RANKS`."""
-        return RANKS.index(self.level)
-
-    @property
-    def trick_number(self) -> int:
-        """0-based number of the current trick."""
-        return len(self.tricks)
-
-    def is_dealer_team(self, seat: int | None = None) -> bool:
-        """Whether ``seat`` (default: the viewer) is on the dealer's team (刮风: the stage team)."""
-        seat = self.seat if seat is None else seat
-        return self.dealer is not None and (seat - self.dealer) % 2 == 0
+from env.core.hand_base import TrickRecord
+from env.core.moves import MoveList
+from env.core.ruleset import RuleSet
+from env.core.view import SeatView
+from env.standard.bidding import Bid, StandingBid
+from env.standard.hand import Hand, Phase
+from env.standard.tricks import Lead
+from env.standard.trump import TrumpContext
+from env.standard.variants import RuleOptions
 
 
 @dataclass(frozen=True)
@@ -137,11 +112,7 @@ class PlayerView(SeatView):
 
 
 def view_of(hand: Hand, seat: int) -> PlayerView:
-    """The view of ``hand`` from ``seat`` (a :class:`~env.guafeng.view.GuafengView` for a 刮风 hand)."""
-    if hand.ruleset.name == "guafeng":
-        from env.guafeng.view import guafeng_view_of  # env.guafeng is built on env.game and env.moves
-
-        return guafeng_view_of(hand, seat)
+    """The view of a standard ``hand`` from ``seat`` (any rule set's: ``hand.ruleset.view_of``)."""
     bidding = hand.phase.is_bidding
     acting = hand.current_player == seat
     if bidding and acting:

@@ -16,9 +16,9 @@ from typing import Any
 
 from fastapi import WebSocket
 
-from env.cards import CARD_NAMES
-from env.errors import IllegalActionError
-from env.game import Phase
+from env.core.cards import CARD_NAMES
+from env.core.errors import IllegalActionError
+from env.standard.hand import Phase
 from ui.session import GameSession, Selection
 from ui.web.state import CARD_DECISIONS, state_json
 

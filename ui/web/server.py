@@ -32,8 +32,8 @@ from fastapi import Body, FastAPI, HTTPException, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from env.errors import IllegalActionError
-from env.ruleset import ruleset_from_config
+from env.core.errors import IllegalActionError
+from env.core.registry import ruleset_from_config
 from ui.seats import DEFAULT_AI, HUMAN, resolve_seats
 from ui.session import open_session
 from ui.web.checkpoints import CheckpointChoice, checkpoint_choices, public_seat_name

@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from env.cards import CARD_NAMES, SUITS
-from env.game import Phase, team_of
-from env.ruleset import DealLayout
+from env.core.cards import CARD_NAMES, SUITS
+from env.core.hand_base import team_of
+from env.core.layout import DealLayout
+from env.standard.hand import Phase
 from ui.guafeng_words import combo_text, fix_text, kitty_text, stage_text, standing_text, trump_suit_letter
 from ui.narrate import bid_text, display_context, in_display_order, score_text, trump_text
 from ui.seats import display_name, orientation

@@ -9,8 +9,8 @@ from agents.bots.guafeng.judgement import blind_value, is_special, level_rank_of
 from agents.bots.guafeng.play import follow_candidates
 from agents.bots.guafeng.setup import best_fix, choose_give_back
 from agents.bots.heuristics import greedy_follow, greedy_lead
-from env.cards import NUM_KINDS, POINTS
-from env.game import team_of
+from env.core.cards import NUM_KINDS, POINTS
+from env.core.hand_base import team_of
 from env.guafeng.fixing import Fix
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from env.cards import BIG_JOKER, LITTLE_JOKER, NUM_RANKS, POINTS, RANKS
+from env.core.cards import BIG_JOKER, LITTLE_JOKER, NUM_RANKS, POINTS, RANKS
 from env.guafeng.combos import FOLLOWS_SUIT, standing, trick_winner
 from env.guafeng.order import CONSTANT_RANKS
 
@@ -68,5 +68,5 @@ def blind_value(kind: int, level_rank: int) -> int:
 
 
 def level_rank_of(level: str) -> int:
-    """Index of a level in :data:`env.cards.RANKS`."""
+    """Index of a level in :data:`env.core.cards.RANKS`."""
     return RANKS.index(level)

@@ -13,10 +13,10 @@ from typing import Any
 from agents.bots.guafeng.judgement import trick_so_far, wins_over
 from agents.bots.guafeng.tracker import GuafengTracker
 from agents.bots.heuristics import give_away_key, play_cost, play_points, richest_feed
-from env.cards import NUM_KINDS, POINTS
+from env.core.cards import NUM_KINDS, POINTS
+from env.core.suits import TRUMP
 from env.guafeng.combos import BOMB, PAIR, RUN, SINGLE, TRACTOR, Combo, classify, follow_error, standing
 from env.guafeng.moves import legal_leads
-from env.trump import TRUMP
 
 MAX_PLAYS = 200
 """Plays taken from the move generator per decision (a free follow has thousands)."""

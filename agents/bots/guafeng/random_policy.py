@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from agents.bots.guafeng.base import GuafengPolicy
-from env.cards import kinds_of
+from env.core.cards import kinds_of
 from env.guafeng.fixing import Fix
 from env.guafeng.hand import GuafengHand, GuafengPhase
 

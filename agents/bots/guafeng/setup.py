@@ -9,8 +9,8 @@ from typing import Any
 
 from agents.bots.guafeng.judgement import blind_value, is_special, level_rank_of
 from agents.bots.heuristics import card_value
-from env.cards import NUM_KINDS, NUM_RANKS, POINTS, SUITS
-from env.game import team_of
+from env.core.cards import NUM_KINDS, NUM_RANKS, POINTS, SUITS
+from env.core.hand_base import team_of
 from env.guafeng.fixing import Fix
 from env.guafeng.hand import GuafengPhase
 from env.guafeng.order import CONSTANTS, guafeng_context, is_constant_trump

@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from env.cards import NUM_KINDS
+from env.core.cards import NUM_KINDS
+from env.core.suits import NUM_EFFECTIVE_SUITS, TRUMP
 from env.guafeng.combos import RUFF, Combo, classify, standing
 from env.guafeng.moves import legal_leads
-from env.trump import NUM_EFFECTIVE_SUITS, TRUMP
 
 
 class GuafengTracker:
