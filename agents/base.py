@@ -17,10 +17,11 @@ it returns depends on the phase:
   from ``view.tribute_options`` (:meth:`Agent.return_card`). A 炒地皮 bidder's
   burial is ``Phase.KITTY`` as the dealer's.
 
-A 刮风 hand (``view.ruleset.name == "guafeng"``, a :class:`~env.guafeng.view.GuafengView`)
-asks other questions: an agent answers them through its :attr:`Agent.guafeng` policy
-(:class:`agents.bots.guafeng.base.GuafengPolicy`: fix or pass, 回牌, burial, play),
-and refuses the table when it has none.
+Another rule set (刮风: a :class:`~env.guafeng.view.GuafengView`) asks other
+questions: an agent answers every rule set through the policy that
+:mod:`agents.policies` registers for its name and the table's rule set
+(:meth:`Agent.policy`; for the standard game, :class:`StandardPolicy` over the
+methods above), and refuses a table it has no policy for.
 """
 
 from __future__ import annotations
@@ -28,43 +29,41 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any
 
+from agents.policies import policy_factory
 from env.core.suits import TRUMP
 from env.standard.bidding import Bid
 from env.standard.hand import Phase
 from env.standard.view import PlayerView
 
-Decision = Bid | None | tuple[int, ...] | list[int] | int
-GUAFENG = "guafeng"
-"""The name of the 刮风 rule set (``RuleSet.name``)."""
+Decision = Any
+"""What an agent returns: for the standard game a Bid, ``None`` (pass), a tuple or list of kinds or one
+kind; another rule set's policy returns what that rule set's hand takes."""
 
 
 class Agent(ABC):
-    """Base class of every player. Subclasses implement the three decisions."""
+    """Base class of every player. Subclasses implement the standard game's decisions."""
 
     name: str = "agent"
-    guafeng: Any = None
-    """The policy taking this agent's decisions in 刮风 hands (a ``GuafengPolicy``); ``None``: no 刮风."""
 
-    def act(self, view: PlayerView) -> Decision:
-        """Dispatch on the phase to :meth:`bid`, :meth:`bury`, :meth:`play`, or a RULES.md 9 decision;
-        a 刮风 view goes to :attr:`guafeng`."""
-        if view.ruleset.name == GUAFENG:
-            if self.guafeng is None:
-                raise ValueError(f"agent {self.name!r} does not play the {GUAFENG} rule set")
-            return self.guafeng.act(view)
-        if view.phase.is_bidding:
-            return self.bid(view)
-        if view.phase == Phase.KITTY:
-            return self.bury(view)
-        if view.phase == Phase.PLAY:
-            return self.play(view)
-        if view.phase == Phase.REBID:
-            return self.rebid(view)
-        if view.phase == Phase.TRIBUTE:
-            return self.give_tribute(view)
-        if view.phase == Phase.TRIBUTE_RETURN:
-            return self.return_card(view)
-        raise ValueError(f"no decision to take in phase {view.phase}")
+    def act(self, view: Any) -> Decision:
+        """The decision of ``view``'s seat, from this agent's policy for the view's rule set."""
+        policy = self.policy(view.ruleset)
+        if policy is None:
+            raise ValueError(f"agent {self.name!r} does not play the {view.ruleset.name} rule set")
+        return policy.act(view)
+
+    def policy(self, ruleset: Any) -> Any | None:
+        """The policy this agent plays ``ruleset`` with (:mod:`agents.policies`), or ``None``; made once
+        per rule set and kept (a policy may share the agent's state, as its random generator)."""
+        policies = self.__dict__.setdefault("_policies", {})
+        if ruleset.name not in policies:
+            factory = policy_factory(self.name, ruleset.name)
+            policies[ruleset.name] = None if factory is None else factory(self)
+        return policies[ruleset.name]
+
+    def can_play(self, ruleset: Any) -> bool:
+        """Whether this agent can sit at a table of ``ruleset``."""
+        return self.policy(ruleset) is not None
 
     @abstractmethod
     def bid(self, view: PlayerView) -> Bid | None:
@@ -92,6 +91,30 @@ class Agent(ABC):
 
     def reset(self, seed: int | None = None) -> None:  # noqa: B027 - optional hook
         """Called before each hand; stateful agents reseed or clear memory here."""
+
+
+class StandardPolicy:
+    """The standard game through an agent's own methods: by phase to :meth:`Agent.bid`, :meth:`Agent.bury`,
+    :meth:`Agent.play` or a RULES.md 9 decision."""
+
+    def __init__(self, agent: Agent):
+        self.agent = agent
+
+    def act(self, view: PlayerView) -> Decision:
+        agent, phase = self.agent, view.phase
+        if phase.is_bidding:
+            return agent.bid(view)
+        if phase == Phase.KITTY:
+            return agent.bury(view)
+        if phase == Phase.PLAY:
+            return agent.play(view)
+        if phase == Phase.REBID:
+            return agent.rebid(view)
+        if phase == Phase.TRIBUTE:
+            return agent.give_tribute(view)
+        if phase == Phase.TRIBUTE_RETURN:
+            return agent.return_card(view)
+        raise ValueError(f"no decision to take in phase {phase}")
 
 
 def least_valued(view: PlayerView, kinds) -> int:

@@ -1,29 +1,27 @@
-"""Play hands and matches between four agents directly on the engine."""
+"""Play hands and matches between agents directly on the engine, under any rule set."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from agents.base import Agent
-from env.guafeng.match import GuafengMatch
-from env.standard.hand import Hand, Phase
-from env.standard.match import Match
-from env.standard.view import view_of
 
 
-def play_hand(hand: Hand, agents: Sequence[Agent]) -> Hand:
-    """Run ``hand`` to its end, asking ``agents[seat]`` for every decision."""
-    if len(agents) != 4:
-        raise ValueError(f"a hand needs 4 agents, got {len(agents)}")
-    while hand.phase != Phase.DONE:
+def play_hand(hand: Any, agents: Sequence[Agent]) -> Any:
+    """Run ``hand`` to its end, asking ``agents[seat]`` for every decision (from the seat's view)."""
+    if len(agents) != hand.num_players:
+        raise ValueError(f"a hand needs {hand.num_players} agents, got {len(agents)}")
+    view_of = hand.ruleset.view_of
+    while not hand.finished:
         seat = hand.current_player
         hand.act(seat, agents[seat].act(view_of(hand, seat)))
     return hand
 
 
-def play_match(match: Match | GuafengMatch, agents: Sequence[Agent]) -> Match | GuafengMatch:
-    """Play hands of ``match`` until it is finished: a team won or the hand limit (standard), or all
-    ``match_hands`` hands (刮风's :class:`~env.guafeng.match.GuafengMatch`)."""
+def play_match(match: Any, agents: Sequence[Agent]) -> Any:
+    """Play hands of ``match`` until it is finished (its rule set says when: a team won or the hand
+    limit in the standard game, all ``match_hands`` hands in 刮风)."""
     while not match.finished:
         match.record(play_hand(match.new_hand(), agents))
     return match

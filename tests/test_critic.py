@@ -77,6 +77,6 @@ def test_critic_names_and_bad_ones():
 
 def test_a_critic_refuses_a_guafeng_table(network):
     hand = make_ruleset("guafeng").new_hand(0)
-    view = view_of(hand, hand.current_player)
+    view = hand.ruleset.view_of(hand, hand.current_player)
     with pytest.raises(ValueError, match="guafeng"):
         CriticAgent(ExpertAgent(0), network).act(view)

@@ -32,7 +32,8 @@ from env.guafeng.fixing import (
     give_back_error,
 )
 from env.guafeng.hand import GuafengHand, GuafengPhase, GuafengResult
-from env.guafeng.ruleset import GuafengOptions, GuafengRules
+from env.guafeng.options import GuafengOptions
+from env.guafeng.ruleset import GuafengRules
 from env.standard.hand import Hand
 
 RULES = GuafengRules()

@@ -12,7 +12,8 @@ from env.core.hand_base import team_of
 from env.core.registry import make_ruleset
 from env.guafeng.hand import GuafengHand, GuafengResult
 from env.guafeng.match import GuafengMatch
-from env.guafeng.ruleset import GuafengOptions, GuafengRules
+from env.guafeng.options import GuafengOptions
+from env.guafeng.ruleset import GuafengRules
 from tests.test_guafeng_hand import finish_randomly
 
 

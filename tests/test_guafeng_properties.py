@@ -21,7 +21,8 @@ from env.core.errors import IllegalActionError
 from env.guafeng.fixing import FIX_TABLE
 from env.guafeng.hand import GuafengHand, GuafengPhase
 from env.guafeng.match import GuafengMatch
-from env.guafeng.ruleset import GuafengOptions, GuafengRules
+from env.guafeng.options import GuafengOptions
+from env.guafeng.ruleset import GuafengRules
 
 HANDS = 1200
 DECK = [2] * NUM_KINDS

@@ -13,10 +13,8 @@ import torch
 
 from agents.dmc import guafeng_plays
 from agents.dmc.agent import DMCAgent
-from agents.dmc.features import feature_size
-from agents.dmc.guafeng_plays import guafeng_decision_candidates, guafeng_learner_plays
-from agents.dmc.play_tables import guafeng_steps
-from agents.dmc.plays import decision_candidates
+from agents.dmc.guafeng_plays import guafeng_decision_candidates, guafeng_learner_plays, guafeng_steps
+from agents.dmc.learner_rules import decision_candidates, feature_size
 from agents.registry import make_agent
 from agents.runner import play_hand
 from agents.selfplay.checkpoint import CheckpointError, check_resumable, load_checkpoint, new_model

@@ -48,7 +48,6 @@ from agents.base import Agent
 from agents.bots.card_tracker import CardTracker
 from agents.bots.expert_play import candidates
 from agents.bots.expert_setup import choose_bid, choose_burial, choose_rebid, choose_return
-from agents.bots.guafeng.expert import GuafengExpert
 from agents.bots.heuristics import TrickState, card_value, play_cost, play_points, richest_feed, trick_state
 from env.core.cards import NUM_KINDS, POINTS
 from env.core.suits import TRUMP
@@ -70,7 +69,6 @@ class ExpertAgent(Agent):
 
     def __init__(self, seed: int | None = None):
         self.seed = seed  # the policy is deterministic; the seed is kept for the registry's signature
-        self.guafeng = GuafengExpert()
 
     def bid(self, view: PlayerView) -> Bid | None:
         return choose_bid(view)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from agents.base import Agent
-from agents.bots.guafeng.greedy import GuafengGreedy
 from agents.bots.heuristics import beats, greedy_follow, greedy_lead, lowest_cards, trick_state, trump_count_for
 from env.core.cards import NUM_KINDS, RANKS
 from env.core.suits import TRUMP
@@ -30,7 +29,6 @@ class GreedyAgent(Agent):
     def __init__(self, seed: int | None = None, bid_share: float = 0.36, max_plays: int = 200):
         self.bid_share = bid_share
         self.max_plays = max_plays
-        self.guafeng = GuafengGreedy()
 
     def bid(self, view: PlayerView) -> Bid | None:
         level = RANKS.index(view.level)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 from agents.base import Agent
-from agents.bots.guafeng.random_policy import GuafengRandom
 from env.core.cards import kinds_of
 from env.standard.bidding import Bid
 from env.standard.hand import Hand, Phase
@@ -25,7 +24,6 @@ class RandomAgent(Agent):
     def __init__(self, seed: int | None = None, max_plays: int = 256):
         self.rng = random.Random(seed)
         self.max_plays = max_plays
-        self.guafeng = GuafengRandom(self.rng, max_plays)  # shares the generator: reset reseeds both
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:

@@ -6,11 +6,12 @@ its :class:`PlayerView`), scoring every allowed step with the Q-network. In
 the ``play`` mode it scores the learner's whole-play candidates
 (:func:`agents.dmc.plays.decision_candidates`) in one forward pass per
 decision; bids and kitty picks are card steps in both modes. A checkpoint
-trained on 刮风 (``rules=guafeng``) plays 刮风 tables through its
-:attr:`~agents.base.Agent.guafeng` policy (:class:`GuafengQPolicy`: fixes, 回牌
-and the burial card by card over :class:`env.guafeng.actions.GuafengComposer`'s
-masks, leads and follows as above); a checkpoint seated at a table of another
-rule set than its own raises :class:`~agents.selfplay.checkpoint.CheckpointError`.
+plays its own rule set through the policy its learner gives
+(:meth:`agents.dmc.learner_rules.LearnerRules.network_policy`: the standard
+game's decisions through this class's methods; 刮风's
+:class:`agents.dmc.guafeng_agent.GuafengQPolicy`); a checkpoint seated at a
+table of another rule set than its own raises
+:class:`~agents.selfplay.checkpoint.CheckpointError`.
 :func:`load_dmc_agent`
 is the ``.pt`` checkpoint loader of :data:`agents.registry.CHECKPOINT_LOADERS`, so
 ``evaluate.py`` and ``play.py`` accept checkpoint paths as participants.
@@ -20,21 +21,17 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
 
-from agents.base import Agent, Decision
-from agents.bots.guafeng.base import GuafengPolicy
-from agents.dmc.features import card_step_table, decision_phase, is_guafeng
+from agents.base import Agent
 from agents.dmc.inference import acting_q_values
-from agents.dmc.plays import decision_candidates, play_rows
+from agents.dmc.learner_rules import card_step_table, decision_candidates, decision_phase, learner_rules, play_rows
 from agents.selfplay.checkpoint import CheckpointError, load_checkpoint, model_from_checkpoint
 from agents.selfplay.config import RunConfig
 from env.core.actions import PASS, STOP, card_mask
-from env.guafeng.actions import GuafengComposer
-from env.guafeng.fixing import Fix
-from env.guafeng.view import GuafengView
 from env.standard.actions import PlayComposer, action_bid, bid_mask, composer_for
 from env.standard.bidding import Bid
 from env.standard.view import PlayerView
@@ -53,7 +50,7 @@ class DMCAgent(Agent):
         # The observation of the rules the network was trained under (RULES.md 9 options add a block;
         # 刮风 has its own).
         self.encoder = run.rules.encoder(run.layout, run.history_len)
-        self.guafeng = GuafengQPolicy(self) if is_guafeng(run.rules) else None
+        self._policy = None
 
     @classmethod
     def from_checkpoint(cls, path: str | Path, seed: int | None = None, epsilon: float = 0.0) -> DMCAgent:
@@ -67,16 +64,19 @@ class DMCAgent(Agent):
         if seed is not None:
             self.rng.seed(seed)
 
-    def act(self, view: PlayerView | GuafengView) -> Decision:
-        """As :meth:`Agent.act`, at a table of the checkpoint's own rule set only."""
-        trained, table = self.run.rules.name, view.ruleset.name
+    def policy(self, ruleset: Any) -> Any:
+        """The checkpoint's own rule set's policy (its learner's); another rule set's table raises
+        :class:`~agents.selfplay.checkpoint.CheckpointError`."""
+        trained, table = self.run.rules.name, ruleset.name
         if trained != table:
             raise CheckpointError(f"checkpoint {self.name!r} was trained on the {trained!r} rule set and cannot "
                                   f"play a {table!r} table (ruleset: {trained!r} -> {table!r})")
-        return super().act(view)
+        if self._policy is None:
+            self._policy = learner_rules(self.run.rules).network_policy(self)
+        return self._policy
 
     @torch.no_grad()
-    def _scores(self, view: PlayerView | GuafengView, picked: list[int], rows: np.ndarray, phase: int) -> np.ndarray:
+    def _scores(self, view: Any, picked: list[int], rows: np.ndarray, phase: int) -> np.ndarray:
         """Q of each candidate row of the seat's decision (``picked``: the cards chosen so far), one pass."""
         obs = torch.from_numpy(self.encoder.encode(view, view.seat, picked)).unsqueeze(0)
         history = torch.from_numpy(self.encoder.history(view, view.seat)).unsqueeze(0)
@@ -84,16 +84,17 @@ class DMCAgent(Agent):
         return acting_q_values(self.model, obs, history, torch.from_numpy(rows), index,
                                torch.tensor([phase]))[0].numpy()
 
-    def _choose(self, view: PlayerView | GuafengView, mask: np.ndarray, picked: list[int]) -> int:
+    def _choose(self, view: Any, mask: np.ndarray, picked: list[int]) -> int:
         legal = np.flatnonzero(mask)
         if len(legal) == 1:
             return int(legal[0])
         if self.epsilon and self.rng.random() < self.epsilon:
             return int(self.rng.choice(legal))
-        q = self._scores(view, picked, card_step_table(view, self.run.layout)[legal], decision_phase(view.phase))
+        rows = card_step_table(view, self.run.layout)[legal]
+        q = self._scores(view, picked, rows, decision_phase(view.ruleset, view.phase))
         return int(legal[int(q.argmax())])
 
-    def _choose_move(self, view: PlayerView | GuafengView, mask: np.ndarray | None, picked: list[int]):
+    def _choose_move(self, view: Any, mask: np.ndarray | None, picked: list[int]):
         """The best move of the ``play`` mode's candidates (an action, or a whole play)."""
         candidates = decision_candidates(view, self.run.layout, mask)
         if len(candidates.moves) == 1:
@@ -156,39 +157,6 @@ class DMCAgent(Agent):
 
     def return_card(self, view: PlayerView) -> int:
         return self._one_card(view)
-
-
-class GuafengQPolicy(GuafengPolicy):
-    """A checkpoint's 刮风 decisions: fixes, 回牌 and the burial card by card over the composer's masks
-    (as the environment builds them), leads and follows as whole plays (``play`` mode) or card steps."""
-
-    def __init__(self, agent: DMCAgent):
-        self.agent = agent
-
-    def _compose(self, view: GuafengView) -> Fix | list[int] | None:
-        agent = self.agent
-        composer = GuafengComposer(view)
-        while not composer.complete:
-            if agent.run.action_mode == "play":
-                action = agent._choose_move(view, composer.mask(), composer.picked)
-            else:
-                action = agent._choose(view, composer.mask(), composer.picked)
-            composer.step(int(action))
-        return composer.decision()
-
-    def fix(self, view: GuafengView) -> Fix | None:
-        return self._compose(view)
-
-    def give_back(self, view: GuafengView) -> list[int]:
-        return self._compose(view)
-
-    def bury(self, view: GuafengView) -> list[int]:
-        return self._compose(view)
-
-    def play(self, view: GuafengView) -> tuple[int, ...]:
-        if self.agent.run.action_mode == "play":
-            return tuple(self.agent._choose_move(view, None, []))
-        return tuple(self._compose(view))
 
 
 def load_dmc_agent(path: str, seed: int | None = None) -> DMCAgent:

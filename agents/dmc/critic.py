@@ -12,9 +12,10 @@ overrules half the plays and loses to the expert; at 0.2 it overrules about
 
 from __future__ import annotations
 
-from agents.base import Agent, Decision
+from typing import Any
+
+from agents.base import Agent
 from agents.dmc.agent import DMCAgent
-from env.standard.hand import Phase
 from env.standard.view import PlayerView
 
 DEFAULT_MARGIN = 0.2
@@ -27,32 +28,39 @@ class CriticAgent(Agent):
     def __init__(self, bot: Agent, network: DMCAgent, margin: float = DEFAULT_MARGIN):
         if network.run.action_mode != "play":
             raise ValueError("a critic needs a checkpoint of the play action mode (whole plays)")
-        if network.run.rules.name != "standard":
-            raise ValueError(f"a critic plays the standard game; the checkpoint is of {network.run.rules.name!r}")
         self.bot = bot
         self.network = network
         self.margin = margin
         self.name = f"critic:{network.name}"
         self.overruled = 0
         self.plays = 0
+        if not self.can_play(network.run.rules):
+            raise ValueError(f"a critic criticises the standard game's plays; the checkpoint is of "
+                             f"{network.run.rules.name!r}")
 
     def reset(self, seed: int | None = None) -> None:
         self.bot.reset(seed)
         self.network.reset(seed)
 
-    def act(self, view: PlayerView) -> Decision:
-        """Leads and follows are criticised (:meth:`play`); every other decision is the bot's."""
-        if view.ruleset.name == "standard" and view.phase == Phase.PLAY:
-            return self.play(view)
-        if view.ruleset.name != "standard":
-            raise ValueError(f"agent {self.name!r} does not play the {view.ruleset.name} rule set")
-        return self.bot.act(view)
+    def policy(self, ruleset: Any) -> Any | None:
+        """The standard game's decisions through this agent's methods (leads and follows criticised,
+        :meth:`play`; the rest the bot's), at a table of the checkpoint's rule set only."""
+        return super().policy(ruleset) if ruleset.name == self.network.run.rules.name else None
 
     def bid(self, view: PlayerView):
         return self.bot.bid(view)
 
     def bury(self, view: PlayerView) -> list[int]:
         return self.bot.bury(view)
+
+    def rebid(self, view: PlayerView):
+        return self.bot.rebid(view)
+
+    def give_tribute(self, view: PlayerView) -> int:
+        return self.bot.give_tribute(view)
+
+    def return_card(self, view: PlayerView) -> int:
+        return self.bot.return_card(view)
 
     def play(self, view: PlayerView) -> tuple[int, ...]:
         """The bot's play, unless the network's best candidate beats it by more than the margin."""

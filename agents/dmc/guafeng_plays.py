@@ -1,7 +1,7 @@
 """Whole plays for the learner at a 刮风 table (``action_mode=play``): candidates and their features.
 
-The 刮风 counterpart of :mod:`agents.dmc.plays` (RULES-guafeng.md); :func:`agents.dmc.plays.decision_candidates`
-hands a 刮风 view (``view.ruleset.name == "guafeng"``) here. A decision's candidates are:
+The 刮风 counterpart of :mod:`agents.dmc.plays` (RULES-guafeng.md); the learner reaches it
+through :class:`GuafengLearner` (:mod:`agents.dmc.learner_rules`). A decision's candidates are:
 
 * **The first lead** of a hand (one card, the trump still hidden): every held single.
 * **Leads**: every legal lead (singles, pairs, tractors, bombs, runs; 刮风 has no throws).
@@ -41,12 +41,15 @@ import numpy as np
 from agents.bots.guafeng.judgement import trick_so_far
 from agents.bots.guafeng.tracker import GuafengTracker
 from agents.bots.heuristics import card_value, give_away_key, play_cost, play_points
-from agents.dmc.plays import MAX_FOLLOWS, Candidates, capped_follows, card_step_rows
-from env.core.actions import NUM_ACTIONS
+from agents.dmc.candidates import MAX_FOLLOWS, NUM_SPECIAL, Candidates, capped_follows, card_action_rows, card_step_rows
+from agents.dmc.learner_rules import LearnerRules
+from env.core.actions import PASS, STOP
 from env.core.cards import NUM_KINDS, POINTS
 from env.core.moves import MoveList
 from env.guafeng.combos import BOMB, COMBO_TYPES, PAIR, RUFF, SINGLE, Combo, classify, standing
 from env.guafeng.encoding import layout_context, slot_table, slots_of_layout
+from env.guafeng.fixing import Fix
+from env.guafeng.hand import GuafengPhase
 from env.guafeng.moves import legal_leads
 from env.guafeng.order import TRUMP, GuafengContext
 from env.guafeng.view import GuafengView
@@ -56,7 +59,6 @@ MAX_LEADS = 80
 MIN_LONG_LEADS = 24
 """Runs and tractors kept past :data:`MAX_LEADS` however many singles, pairs and bombs there are."""
 
-NUM_SPECIAL = NUM_ACTIONS - NUM_KINDS
 STEP_DECISIONS = ("fix", "give_back", "bury")
 """The 刮风 decisions made card by card in the ``play`` mode."""
 GUAFENG_EXTRAS = ("points", "cards", "trump_share", "size", "lead", "first_lead", *COMBO_TYPES, "sure", "beats",
@@ -222,3 +224,64 @@ def guafeng_decision_candidates(view: GuafengView, layout: str, mask: np.ndarray
         raise ValueError(f"seat {view.seat} has no decision to make (phase {view.phase.value})")
     plays = guafeng_learner_plays(view, follows)
     return Candidates(2, plays, guafeng_play_rows(view, plays, layout))
+
+
+def guafeng_steps(decision: Fix | list[int] | None) -> list[int]:
+    """A whole 刮风 fix, 回牌 or burial as its card steps (:class:`env.guafeng.actions.GuafengComposer`):
+    PASS for no fix; a fix's shown jokers (the first one picked tells ``LJ LJ BJ BJ``'s two fixes apart),
+    its base, then STOP; a 回牌 or burial its cards."""
+    if decision is None:
+        return [PASS]
+    if isinstance(decision, Fix):
+        return [*decision.jokers, *decision.base, STOP]
+    return list(decision)
+
+
+@lru_cache(maxsize=1024)
+def guafeng_action_table(ctx: GuafengContext, layout: str) -> np.ndarray:
+    """The 66 actions' rows at a 刮风 table, in a layout context (``env.guafeng.encoding.layout_context``)."""
+    return card_action_rows(slot_table(ctx, layout), slots_of_layout(layout),
+                       ctx.is_trump)
+
+
+class GuafengLearner(LearnerRules):
+    """The learner's candidates and features at a 刮风 table (this module's functions)."""
+
+    def card_slots(self, layout: str) -> int:
+        return slots_of_layout(layout)
+
+    def play_feature_size(self, layout: str) -> int:
+        return guafeng_play_feature_size(layout)
+
+    def card_step_table(self, source: GuafengView, layout: str) -> np.ndarray:
+        """Laid out as the seat's observation: by the trump mode once the seat knows it."""
+        return guafeng_action_table(layout_context(source), layout)
+
+    def decision_phase(self, phase: GuafengPhase) -> int:
+        """0 for a fix, 1 for a 回牌 or the burial, 2 for play."""
+        if phase == GuafengPhase.PLAY:
+            return 2
+        return 1 if phase in (GuafengPhase.GIVE_BACK, GuafengPhase.KITTY) else 0
+
+    def decision_candidates(self, view: GuafengView, layout: str, mask: np.ndarray | None = None,
+                            follows: MoveList | None = None) -> Candidates:
+        return guafeng_decision_candidates(view, layout, mask, follows)
+
+    def play_rows(self, view: GuafengView, plays: Sequence[tuple[int, ...]], layout: str,
+                  tracker=None) -> np.ndarray:
+        return guafeng_play_rows(view, plays, layout)
+
+    def forced_step(self, env) -> int | None:
+        """A fixing turn with one action: a pass with no fix to make, or the STOP that ends a fix's picks."""
+        if env.decision.composer.mode != "fix":
+            return None
+        allowed = np.flatnonzero(env.action_mask())
+        return int(allowed[0]) if len(allowed) == 1 else None
+
+    def step_plan(self, decision) -> list[int]:
+        return guafeng_steps(decision)
+
+    def network_policy(self, agent):
+        from agents.dmc.guafeng_agent import GuafengQPolicy
+
+        return GuafengQPolicy(agent)

@@ -1,7 +1,7 @@
 """Q-networks for Deep Monte Carlo: state encoder + trick-history encoder + action-conditioned head.
 
 ``Q(s, a)`` scores one candidate action ``a`` (a card pick, STOP, PASS or a bid,
-described by :func:`agents.dmc.features.action_features`) in state ``s`` (the
+described by :func:`agents.dmc.learner_rules.card_step_table`) in state ``s`` (the
 flat observation plus the history of the last K tricks). The state is encoded
 once and shared by all of a decision's candidate actions, which is what makes
 scoring every legal action of many tables in one forward pass cheap.

@@ -17,46 +17,34 @@ pass. The differences:
   of the teacher's play to start from), and their candidates with the
   teacher's choice marked feed the imitation loss.
 
-A 刮风 table (``run.rules`` the guafeng rule set) works the same way with the 刮风
-candidates (:mod:`agents.dmc.guafeng_plays`): a fix, a 回牌 and the burial are
-card steps (a fixing turn with nothing to fix is a forced PASS), leads and
-follows whole plays; the teacher's whole fix, 回牌 or burial is replayed as its
-card steps.
+Every rule set's tables work the same way with its learner's candidates
+(:mod:`agents.dmc.learner_rules`): the forced steps it names are taken at once
+(a standard bid turn with nothing to bid, a 刮风 fixing turn with nothing to
+fix), a decision taken card step by card step (the burial; 刮风's fix and 回牌)
+replays the teacher's whole decision as its steps, and leads and follows are
+whole plays.
 """
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import torch
 
+from agents.dmc.candidates import MAX_FOLLOWS, Candidates
 from agents.dmc.inference import acting_q_values
-from agents.dmc.plays import MAX_FOLLOWS, Candidates, decision_candidates, play_rows
+from agents.dmc.learner_rules import decision_candidates, learner_rules, play_rows
 from agents.registry import BOTS
 from agents.selfplay.config import RunConfig
 from agents.selfplay.samples import SampleBatch, as_half, collect_finished, hand_samples
-from env.core.actions import PASS, STOP
+from env.core.actions import STOP
 from env.core.moves import MoveList
-from env.guafeng.fixing import Fix
 from env.shengji_env import AGENTS, raw_env
-from env.standard.actions import bid_action
-from env.standard.hand import Phase
-from env.standard.view import PlayerView
 
 Observed = tuple[np.ndarray, np.ndarray]
 """A decision's ``(observation, history)``, as :meth:`env.shengji_env.raw_env.encode` gives them."""
-
-
-def guafeng_steps(decision: Fix | list[int] | None) -> list[int]:
-    """A whole 刮风 fix, 回牌 or burial as its card steps (:class:`env.guafeng.actions.GuafengComposer`):
-    PASS for no fix; a fix's shown jokers (the first one picked tells ``LJ LJ BJ BJ``'s two fixes apart),
-    its base, then STOP; a 回牌 or burial its cards."""
-    if decision is None:
-        return [PASS]
-    if isinstance(decision, Fix):
-        return [*decision.jokers, *decision.base, STOP]
-    return list(decision)
 
 
 def candidate_spreads(q: np.ndarray, index: np.ndarray, counts: list[int]) -> list[float]:
@@ -86,7 +74,7 @@ class PlayTables:
         self.teacher_seats: list[frozenset[int]] = [frozenset()] * num_tables
         self._burial_plans: list[list[int]] = [[] for _ in range(num_tables)]  # a teacher's card steps to come
         # The view and legal follows of the follow decision at hand, if it is one.
-        self._follows: list[tuple[PlayerView, MoveList] | None] = [None] * num_tables
+        self._follows: list[tuple[Any, MoveList] | None] = [None] * num_tables
         self._seed_base = seed
         self._episodes_started = 0
         self._trajectories: list[list[tuple]] = [[] for _ in range(num_tables)]
@@ -119,41 +107,21 @@ class PlayTables:
         A follow's view and legal plays are kept for the decision's candidates (:attr:`_follows`).
         """
         env = self.envs[i]
+        learner = learner_rules(env.ruleset)
         self._follows[i] = None
         while True:
-            hand = env.hand
-            if env.guafeng:
-                if not self._forced_guafeng(i):
-                    return
-            elif hand.phase.is_bidding and not hand.bid_options(hand.current_player):
-                env.step(PASS)
-            elif hand.phase == Phase.PLAY and hand.lead is not None:
-                if not self._forced_follow(i, env.view(hand.current_player)):
-                    return
-            else:
+            action = learner.forced_step(env)
+            if action is not None:
+                env.step(action)
+                plan = self._burial_plans[i]
+                if plan and plan[0] == action:  # a teacher's step (the STOP ending a fix), taken here
+                    plan.pop(0)
+            elif not (env.hand.in_play and env.hand.lead is not None and self._forced_follow(i, env.decision.view)):
                 return
             self.frames += 1
             if any(env.terminations.values()):
                 self._finish_episode(i)
                 return
-
-    def _forced_guafeng(self, i: int) -> bool:
-        """Take a 刮风 decision or fix step with one choice (a fixing turn with no fix to make, a follow with
-        one legal play) and say so; else keep a follow's legal plays for its candidates and say False."""
-        env = self.envs[i]
-        composer = env.decision.composer
-        if composer.mode == "fix":  # a pass with no fix to make, or the STOP that ends a fix's picks
-            allowed = np.flatnonzero(env.action_mask())
-            if len(allowed) != 1:
-                return False
-            env.step(int(allowed[0]))
-            plan = self._burial_plans[i]
-            if plan and plan[0] == allowed[0]:  # a teacher's STOP, taken here
-                plan.pop(0)
-            return True
-        if composer.mode == "follow":
-            return self._forced_follow(i, composer.view)
-        return False
 
     def _forced_follow(self, i: int, view) -> bool:
         """Play a follow that has one legal play and say so; else keep its view and plays for the
@@ -197,10 +165,10 @@ class PlayTables:
             follow = self._follows[i]
             if follow is not None:  # a follow: its view and legal plays are known already
                 view, moves = follow
-            else:  # 刮风: the decision's view, built once by its composer
-                view, moves = (env.decision.view if env.guafeng else env.view(seat)), None
-            # whole plays need no card-step mask: only bids, the burial and 刮风's card steps read it
-            mask = None if not env.guafeng and env.hand.phase == Phase.PLAY else env.action_mask()
+            else:
+                view, moves = env.decision.view, None
+            # whole plays need no card-step mask: only card-step decisions (bids, the burial) read it
+            mask = None if env.hand.in_play else env.action_mask()
             candidates = decision_candidates(view, self.layout, mask, moves)
             if seat in self.teacher_seats[i]:
                 self._teacher_decision(i, seat, view, observed, candidates)
@@ -228,31 +196,29 @@ class PlayTables:
             self._trajectories[i].append((*observed, candidates.rows[choice], candidates.phase, seat, None, None))
             self._apply(i, candidates.moves[choice])
 
-    def _teacher_decision(self, i: int, seat: int, view: PlayerView, observed: Observed,
-                          candidates: Candidates) -> None:
-        teacher = self.teachers[i]
+    def _teacher_decision(self, i: int, seat: int, view: Any, observed: Observed, candidates: Candidates) -> None:
+        teacher, env = self.teachers[i], self.envs[i]
         moves, rows = list(candidates.moves), candidates.rows
-        guafeng = self.envs[i].guafeng
-        if candidates.phase == 2:  # a lead or follow (either rule set)
+        plan = self._burial_plans[i]
+        if candidates.phase == 2:  # a lead or follow
             chosen = tuple(sorted(teacher.act(view)))
             if chosen not in moves:  # a play outside the learner's candidates: scored for imitation too
                 moves.append(chosen)
                 rows = np.concatenate([rows, play_rows(view, [chosen], self.layout)])
             positive = np.array([m == chosen for m in moves])
-        elif guafeng or view.phase == Phase.KITTY:  # a decision taken card step by card step: its plan
-            if not self._burial_plans[i]:  # 刮风: a fix, a 回牌 or the burial; standard: the burial
+        else:
+            action = None
+            if not plan:  # a new decision: one action (a bid, a tribute card) or a plan of card steps
                 decision = teacher.act(view)
-                self._burial_plans[i] = guafeng_steps(decision) if guafeng else sorted(decision)
-            plan = self._burial_plans[i]
-            chosen = plan.pop(0)
-            positive = np.array([m == chosen or (m in plan and m != STOP) for m in moves])
-        elif candidates.phase == 0:  # a bid of the deal or of 炒地皮 (act picks the teacher's logic for each)
-            bid = teacher.act(view)
-            chosen = PASS if bid is None else bid_action(bid)
-            positive = np.array([m == chosen for m in moves])
-        else:  # RULES.md 9: a tribute or returned card
-            chosen = int(teacher.act(view))
-            positive = np.array([m == chosen for m in moves])
+                action = env.decision.single_action(decision)
+                if action is None:
+                    plan.extend(learner_rules(env.ruleset).step_plan(decision))
+            if action is None:
+                chosen = plan.pop(0)
+                positive = np.array([m == chosen or (m in plan and m != STOP) for m in moves])
+            else:
+                chosen = action
+                positive = np.array([m == chosen for m in moves])
         pick = moves.index(chosen)
         self._trajectories[i].append((*observed, rows[pick], candidates.phase, seat,
                                       rows if len(moves) > 1 else None, positive if len(moves) > 1 else None))

@@ -23,25 +23,25 @@ player would say about it: points, size, trump share, pairs and tractor
 length, throw, sure winner, beats the trick's current winner, ruff, and the
 keeping value it spends (see :data:`PLAY_EXTRAS`).
 
-A 刮风 view (``view.ruleset.name == "guafeng"``) has its own candidates and
-features, in :mod:`agents.dmc.guafeng_plays`; :func:`decision_candidates` and
-:func:`play_rows` hand it there.
+These are the standard game's (:class:`StandardLearner`, registered in
+:mod:`agents.dmc.learner_rules`); 刮风 has its own, in :mod:`agents.dmc.guafeng_plays`.
+The ``card`` action mode's rows of the card steps are :func:`action_table`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import NamedTuple
 
 import numpy as np
 
 from agents.bots.card_tracker import CardTracker, analysed_lead
 from agents.bots.expert_play import build_fill, build_shaped
-from agents.bots.heuristics import PAIR_BREAK, beats, card_value, card_values, split_pairs, trick_state
-from agents.dmc.features import is_guafeng
+from agents.bots.heuristics import PAIR_BREAK, beats, card_values, split_pairs, trick_state
+from agents.dmc.candidates import MAX_FOLLOWS, NUM_SPECIAL, Candidates, capped_follows, card_action_rows, card_step_rows
+from agents.dmc.learner_rules import LearnerRules
 from agents.search.candidates import follow_ideas
-from env.core.actions import NUM_ACTIONS
+from env.core.actions import PASS
 from env.core.cards import NUM_KINDS, POINTS
 from env.core.moves import MoveList
 from env.core.suits import NUM_EFFECTIVE_SUITS, TRUMP
@@ -53,10 +53,6 @@ from env.standard.moves import basic_leads
 from env.standard.trump import TrumpContext
 from env.standard.view import PlayerView
 
-MAX_FOLLOWS = 48
-"""Up to this many legal follows, all are candidates; past it, the distinct ideas plus the first ones."""
-
-NUM_SPECIAL = NUM_ACTIONS - NUM_KINDS
 PLAY_EXTRAS = ("points", "cards", "trump_share", "lead", "pairs", "longest_tractor", "throw", "sure",
                "beats", "ruff", "cost", "kitty_pick")
 """Named features after the count planes and the special one-hots (STOP, PASS, bids)."""
@@ -95,23 +91,6 @@ def _leads(view: PlayerView, tracker: CardTracker) -> list[tuple[int, ...]]:
     return list(plays)
 
 
-def capped_follows(view, moves: MoveList, ideas: Callable[[], Iterable[tuple[int, ...]]]) -> list[tuple[int, ...]]:
-    """The follows the learner scores, under any rule set: every legal follow of ``moves`` when there
-    are at most :data:`MAX_FOLLOWS` (none cut off); else the distinct legal ones of ``ideas()`` (sorted
-    tuples; asked only then), then the first legal follows, up to :data:`MAX_FOLLOWS`."""
-    if not moves.truncated and len(moves.plays) <= MAX_FOLLOWS:
-        return moves.plays
-    plays: dict[tuple[int, ...], None] = {}
-    for play in ideas():
-        if play not in plays and view.play_error(list(play)) is None:
-            plays[play] = None
-    for play in moves.plays:
-        if len(plays) >= MAX_FOLLOWS:
-            break
-        plays.setdefault(play, None)
-    return list(plays)
-
-
 def _follows(view: PlayerView, moves: MoveList) -> list[tuple[int, ...]]:
     def ideas() -> list[tuple[int, ...]]:
         built = [build_fill(view, True), build_fill(view, False), build_shaped(view, view.lead.suit, True),
@@ -124,12 +103,7 @@ def _follows(view: PlayerView, moves: MoveList) -> list[tuple[int, ...]]:
 
 def play_rows(view: PlayerView, plays: Sequence[tuple[int, ...]], layout: str,
               tracker: CardTracker | None = None) -> np.ndarray:
-    """Feature rows of whole plays at the seat's lead or follow, shape ``(len(plays), play_feature_size)``
-    (a 刮风 view: :func:`agents.dmc.guafeng_plays.guafeng_play_rows`)."""
-    if is_guafeng(view.ruleset):
-        from agents.dmc.guafeng_plays import guafeng_play_rows
-
-        return guafeng_play_rows(view, plays, layout)
+    """Feature rows of whole plays at the seat's lead or follow, shape ``(len(plays), play_feature_size)``."""
     ctx, hand = view.ctx, view.hand
     s = slots_of_layout(layout)
     slots = slot_table(ctx, layout)
@@ -204,45 +178,10 @@ def step_table(ctx: TrumpContext, layout: str) -> np.ndarray:
                           EXTRA, "kitty_pick")
 
 
-def card_step_rows(ctx, card_slots: np.ndarray, slots: int, size: int, extra_index: Mapping[str, int],
-                   pick: str) -> np.ndarray:
-    """The rows (read-only, ``size`` columns) of the 66 card-step actions in the columns of whole plays,
-    under any rule set: a card pick is its card's first plane (``card_slots`` of ``slots`` slots), its
-    points, trump share and keeping value, and the ``pick`` flag of ``extra_index``; STOP, PASS and the
-    bids are their one-hots."""
-    table = np.zeros((NUM_ACTIONS, size), dtype=np.float32)
-    extra = 2 * slots + NUM_SPECIAL
-    for kind in range(NUM_KINDS):
-        table[kind, card_slots[kind]] = 1.0
-        table[kind, extra + extra_index["points"]] = POINTS[kind] / 25.0
-        table[kind, extra + extra_index["cards"]] = 1 / 8.0
-        table[kind, extra + extra_index["trump_share"]] = float(ctx.is_trump[kind])
-        table[kind, extra + extra_index["cost"]] = card_value(ctx, kind) / 100.0
-        table[kind, extra + extra_index[pick]] = 1.0
-    for action in range(NUM_KINDS, NUM_ACTIONS):
-        table[action, 2 * slots + action - NUM_KINDS] = 1.0
-    table.setflags(write=False)
-    return table
-
-
-class Candidates(NamedTuple):
-    """One decision's candidates in the ``play`` mode: the phase (0 bid, 1 kitty, 2 play), the moves
-    (card-step actions for bids and kitty picks, whole plays as sorted tuples of kinds) and their rows."""
-
-    phase: int
-    moves: list
-    rows: np.ndarray
-
-
 def decision_candidates(view: PlayerView, layout: str, mask: np.ndarray | None = None,
                         follows: MoveList | None = None) -> Candidates:
     """The candidates of the seat's decision. A kitty pick needs the composer's ``mask`` (what is picked);
-    ``follows`` as for :func:`learner_plays`. A 刮风 view's are
-    :func:`agents.dmc.guafeng_plays.guafeng_decision_candidates`."""
-    if is_guafeng(view.ruleset):
-        from agents.dmc.guafeng_plays import guafeng_decision_candidates  # built on this module
-
-        return guafeng_decision_candidates(view, layout, mask, follows)
+    ``follows`` as for :func:`learner_plays`."""
     if view.phase.takes_bids:
         actions = np.flatnonzero(bid_mask(view.bid_options))
         return Candidates(0, actions.tolist(), step_table(bidding_context(view), layout)[actions])
@@ -259,3 +198,45 @@ def decision_candidates(view: PlayerView, layout: str, mask: np.ndarray | None =
     tracker = CardTracker(view) if view.lead is None else None
     plays = learner_plays(view, tracker, follows)
     return Candidates(2, plays, play_rows(view, plays, layout, tracker))
+
+
+@lru_cache(maxsize=1024)
+def action_table(ctx: TrumpContext, layout: str) -> np.ndarray:
+    """Feature rows of all 66 actions in a trump context, shape ``(66, action_feature_size)``."""
+    return card_action_rows(slot_table(ctx, layout), slots_of_layout(layout), ctx.is_trump)
+
+
+class StandardLearner(LearnerRules):
+    """The learner's candidates and features for the standard game (this module's functions)."""
+
+    def card_slots(self, layout: str) -> int:
+        return slots_of_layout(layout)
+
+    def play_feature_size(self, layout: str) -> int:
+        return play_feature_size(layout)
+
+    def card_step_table(self, source, layout: str) -> np.ndarray:
+        return action_table(bidding_context(source), layout)
+
+    def decision_phase(self, phase: Phase) -> int:
+        """0 for bidding (a 炒地皮 turn too), 1 for the kitty (and a tribute or returned card), 2 for play."""
+        if phase.takes_bids:
+            return 0
+        return 1 if phase in (Phase.KITTY, Phase.TRIBUTE, Phase.TRIBUTE_RETURN) else 2
+
+    def decision_candidates(self, view, layout: str, mask: np.ndarray | None = None,
+                            follows: MoveList | None = None) -> Candidates:
+        return decision_candidates(view, layout, mask, follows)
+
+    def play_rows(self, view, plays: Sequence[tuple[int, ...]], layout: str,
+                  tracker: CardTracker | None = None) -> np.ndarray:
+        return play_rows(view, plays, layout, tracker)
+
+    def forced_step(self, env) -> int | None:
+        """PASS on a bid turn of the deal with nothing to bid."""
+        hand = env.hand
+        return PASS if hand.phase.is_bidding and not hand.bid_options(hand.current_player) else None
+
+    def step_plan(self, decision) -> list[int]:
+        """A burial: its cards in kind order."""
+        return sorted(decision)

@@ -12,9 +12,9 @@ caps its throughput). Decisions are epsilon-greedy on ``Q``. When a hand ends,
 every decision of that hand becomes a training sample whose target is the
 final reward of the deciding seat's team (Monte Carlo).
 
-A 刮风 table (``rules`` the guafeng rule set) steps the same way over its
-composer's masks (fixes, 回牌, the burial, leads and follows, card by card),
-with the 刮风 rows of :func:`agents.dmc.features.card_step_table`.
+Every rule set's table steps the same way over its decisions' masks (a 刮风
+table: fixes, 回牌, the burial, leads and follows, card by card), with the rows
+of its learner (:func:`agents.dmc.learner_rules.card_step_table`).
 """
 
 from __future__ import annotations
@@ -24,14 +24,13 @@ import random
 import numpy as np
 import torch
 
-from agents.dmc.features import action_table, card_step_table, decision_phase
 from agents.dmc.inference import acting_q_values
+from agents.dmc.learner_rules import card_step_table, decision_phase
 from agents.dmc.play_tables import PlayTables
 from agents.selfplay.config import RunConfig
 from agents.selfplay.samples import SampleBatch, collect_finished, hand_samples
 from env.core.ruleset import RuleSet
 from env.shengji_env import AGENTS, raw_env
-from env.standard.encoding import bidding_context
 from env.standard.variants import RuleOptions
 
 
@@ -63,14 +62,13 @@ class SelfPlayTables:
         for env in self.envs:
             observation = env.observe(env.agent_selection)
             legal = np.flatnonzero(observation["action_mask"])
-            if env.guafeng:  # laid out as the seat's observation: the composer holds the seat's view
-                table = card_step_table(env.decision.view, self.layout)
-            else:
-                table = action_table(bidding_context(env.hand), self.layout)
+            # Laid out as the seat's observation: rows read what the rule set's encoder reads.
+            source = env.ruleset.encoding_source(env.hand, AGENTS.index(env.agent_selection), env.decision)
+            table = card_step_table(source, self.layout)
             observations.append(observation)
             legal_actions.append(legal)
             feature_rows.append(table[legal])
-            phases.append(decision_phase(env.hand.phase))
+            phases.append(decision_phase(env.ruleset, env.hand.phase))
         obs = torch.from_numpy(np.stack([o["observation"] for o in observations]))
         history = torch.from_numpy(np.stack([o["history"] for o in observations]))
         counts = [len(legal) for legal in legal_actions]

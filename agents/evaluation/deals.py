@@ -33,11 +33,10 @@ import hashlib
 import json
 from dataclasses import astuple, dataclass, fields
 from pathlib import Path
+from typing import Any
 
+from env.core.registry import DEFAULT, ruleset_from_config
 from env.core.ruleset import RuleSet
-from env.standard.hand import Hand
-from env.standard.ruleset import as_ruleset
-from env.standard.variants import RuleOptions
 
 FORMAT_VERSION = 1
 
@@ -58,16 +57,17 @@ def deck_digest(deck: list[str]) -> str:
     return hashlib.sha256(" ".join(deck).encode()).hexdigest()[:16]
 
 
-def default_deals_file(seed: int, ruleset: str = "standard") -> str:
-    """The saved deal set of a rule set, relative to the repository root:
-    ``data/eval_deals_seed<seed>.json`` (standard), ``data/eval_deals_<ruleset>_seed<seed>.json`` (others)."""
-    return f"data/eval_deals_seed{seed}.json" if ruleset == "standard" else f"data/eval_deals_{ruleset}_seed{seed}.json"
+def default_deals_file(seed: int, ruleset: RuleSet | str | None = None) -> str:
+    """The saved deal set of a rule set, relative to the repository root: ``data/eval_deals_<tag>_seed<seed>.json``
+    for a rule set's :attr:`~env.core.ruleset.RuleSet.file_tag` (``data/eval_deals_seed<seed>.json`` without one:
+    the standard game's)."""
+    tag = ruleset_from_config(ruleset).file_tag
+    return f"data/eval_deals_{tag}_seed{seed}.json" if tag else f"data/eval_deals_seed{seed}.json"
 
 
-def deal_hand(deal: Deal, rules: RuleSet, dealer: int | None) -> Hand:
-    """The hand of a deal under ``rules`` (``dealer=None``: a first hand, the bidding or first fix decides)."""
-    if rules.name == "standard":
-        return Hand.new(deal.hand_seed, rules.options, level=deal.level, dealer=dealer)
+def deal_hand(deal: Deal, rules: RuleSet, dealer: int | None) -> Any:
+    """The hand of a deal under ``rules`` (``dealer=None``: a first hand, the bidding or first fix decides),
+    both teams at the deal's level."""
     return rules.new_hand(deal.hand_seed, dealer=dealer, team_levels=(deal.level, deal.level))
 
 
@@ -77,12 +77,12 @@ def _shuffled_deck(hand) -> list[str]:
     return event["deck"] if "deck" in event else event["private"]["deck"]
 
 
-def make_deal(seed: int, index: int, options: RuleOptions | RuleSet | None = None) -> Deal:
+def make_deal(seed: int, index: int, options: Any = None) -> Deal:
     """Deal ``index`` of the set with master ``seed`` (independent of every other deal).
 
     ``options``: the standard game's options or a rule set (the level is drawn from its levels).
     """
-    rules = as_ruleset(options)
+    rules = ruleset_from_config(options)
     digest = hashlib.sha256(f"shengji-eval:{seed}:{index}".encode()).digest()
     hand_seed = int.from_bytes(digest[:6], "big")
     level = rules.levels[digest[6] % len(rules.levels)]
@@ -90,21 +90,21 @@ def make_deal(seed: int, index: int, options: RuleOptions | RuleSet | None = Non
     return Deal(index, hand_seed, index % 4, level, deck_digest(_shuffled_deck(deal_hand(deal, rules, index % 4))))
 
 
-def _dump(seed: int, levels: list[str], deals: list[Deal], ruleset: str = "standard") -> str:
+def _dump(seed: int, levels: list[str], deals: list[Deal], tag: str = "") -> str:
     """The deal file: a header, then one deal per line (readable diffs, small file)."""
     header = {"version": FORMAT_VERSION, "seed": seed, "levels": levels,
               "note": "Hand.new(hand_seed, level=level, dealer=dealer) in dealer mode 'rotate', dealer=None in 'bid'",
               "fields": [f.name for f in fields(Deal)]}
-    if ruleset != "standard":  # the standard game's files read as before
-        header["ruleset"] = ruleset
-        header["note"] = ("GuafengHand.new(hand_seed, dealer=dealer, team_levels=(level, level)) in dealer mode "
+    if tag:  # a rule set with a file tag says so; the standard game's files read as before
+        header["ruleset"] = tag
+        header["note"] = ("ruleset.new_hand(hand_seed, dealer=dealer, team_levels=(level, level)) in dealer mode "
                           "'rotate', dealer=None in 'bid'")
     head = json.dumps(header)[:-1]
     rows = ",\n".join(json.dumps(list(astuple(d))) for d in deals)
     return f'{head}, "deals": [\n{rows}\n]}}\n'
 
 
-def check_deal(deal: Deal, hand: Hand) -> None:
+def check_deal(deal: Deal, hand: Any) -> None:
     """Raise if ``hand`` was not dealt the cards the deal set recorded."""
     digest = deck_digest(_shuffled_deck(hand))
     if digest != deal.deck_digest:
@@ -113,27 +113,27 @@ def check_deal(deal: Deal, hand: Hand) -> None:
 
 
 def load_deals(path: str | Path, seed: int, num_deals: int,
-               options: RuleOptions | RuleSet | None = None) -> list[Deal]:
+               options: Any = None) -> list[Deal]:
     """The first ``num_deals`` deals of the set for ``seed``, from ``path``; created or extended if short.
 
     ``options``: the standard game's options or a rule set. Raises ``ValueError``
     if the file holds a set made from another seed, another rule set or other
     rules (a different level sequence gives different deals).
     """
-    rules = as_ruleset(options)
+    rules = ruleset_from_config(options)
     path = Path(path)
     deals: list[Deal] = []
     rules_key = list(rules.levels)
     if path.exists():
         data = json.loads(path.read_text())
-        found = (data.get("seed"), data.get("ruleset", "standard"), data.get("levels"))
-        if data.get("version") != FORMAT_VERSION or found != (seed, rules.name, rules_key):
-            raise ValueError(f"{path} holds deals for seed {found[0]!r}, ruleset {found[1]!r}, levels {found[2]!r}; "
-                             f"asked for seed {seed}, ruleset {rules.name!r}, levels {rules_key}: "
+        found = (data.get("seed"), data.get("ruleset", ""), data.get("levels"))
+        if data.get("version") != FORMAT_VERSION or found != (seed, rules.file_tag, rules_key):
+            raise ValueError(f"{path} holds deals for seed {found[0]!r}, ruleset {found[1] or DEFAULT!r}, levels "
+                             f"{found[2]!r}; asked for seed {seed}, ruleset {rules.name!r}, levels {rules_key}: "
                              "use another deals_file")
         deals = [Deal(*row) for row in data["deals"]]
     if len(deals) < num_deals:
         deals += [make_deal(seed, i, rules) for i in range(len(deals), num_deals)]
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(_dump(seed, rules_key, deals, rules.name))
+        path.write_text(_dump(seed, rules_key, deals, rules.file_tag))
     return deals[:num_deals]

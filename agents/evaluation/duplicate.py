@@ -27,18 +27,17 @@ import hashlib
 import os
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from agents.base import Agent, Decision
 from agents.evaluation.deals import Deal, check_deal, deal_hand
 from agents.registry import critic_network, is_checkpoint, make_agent, search_prior
 from agents.runner import play_hand, play_match
 from env.core.hand_base import team_of
-from env.core.registry import make_ruleset
+from env.core.registry import DEFAULT, make_ruleset
 from env.core.ruleset import RuleSet
 from env.standard.bidding import Bid
 from env.standard.hand import Hand
-from env.standard.match import Match
-from env.standard.variants import RuleOptions
 from env.standard.view import PlayerView
 
 
@@ -56,7 +55,7 @@ class Settings:
     def rule_set(self) -> RuleSet:
         """The rule set: ``rules`` may name it (``ruleset: guafeng``); the rest are its options."""
         rules = dict(self.rules)
-        return make_ruleset(str(rules.pop("ruleset", "standard")), rules)
+        return make_ruleset(str(rules.pop("ruleset", DEFAULT)), rules)
 
 
 @dataclass(frozen=True)
@@ -166,11 +165,9 @@ def play_deal(task: tuple[int, str, str, Deal, Settings]) -> DealResult:
         for seat, agent in enumerate(agents):
             agent.reset(agent_seed(settings.seed, deal.index, seat))
             agent.seconds, agent.count = 0.0, 0
-        if settings.mode == "matches" and rules.name == "standard":
-            match = play_match(Match(deal.hand_seed, rules.options, settings.max_match_hands), agents)
-            games.append(_match_record(match, a_team, rules.options))
-        elif settings.mode == "matches":
-            games.append(_guafeng_match_record(play_match(rules.new_match(deal.hand_seed), agents), a_team))
+        if settings.mode == "matches":
+            match = play_match(rules.new_match(deal.hand_seed, max_hands=settings.max_match_hands), agents)
+            games.append(_match_record(match, a_team))
         else:
             dealer = deal.dealer if settings.dealer == "rotate" else None
             hand = deal_hand(deal, rules, dealer)
@@ -194,14 +191,7 @@ def _game_record(hand: Hand, a_team: int) -> GameRecord:
                       tuple(attempted), tuple(failed))
 
 
-def _match_record(match: Match, a_team: int, options: RuleOptions) -> MatchRecord:
+def _match_record(match: Any, a_team: int) -> MatchRecord:
+    """A match from A's side: its score and the levels A ended ahead (:meth:`level_gap`)."""
     score = 0.5 if match.winner is None else float(match.winner == a_team)
-    levels = options.levels
-    gap = levels.index(match.team_levels[a_team]) - levels.index(match.team_levels[1 - a_team])
-    return MatchRecord(a_team, score, match.hands_played, gap)
-
-
-def _guafeng_match_record(match, a_team: int) -> MatchRecord:
-    """A 刮风 match from A's side: the level gap is the levels climbed (the levels go round a cycle)."""
-    score = 0.5 if match.winner is None else float(match.winner == a_team)
-    return MatchRecord(a_team, score, match.hands_played, match.climbed[a_team] - match.climbed[1 - a_team])
+    return MatchRecord(a_team, score, match.hands_played, match.level_gap(a_team))

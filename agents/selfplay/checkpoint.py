@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from agents.dmc.features import feature_size
+from agents.dmc.learner_rules import feature_size
 from agents.dmc.models import build_model
 from agents.selfplay.config import RunConfig, run_config
 

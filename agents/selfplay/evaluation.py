@@ -28,7 +28,7 @@ def evaluate_checkpoint(path: Path, opponents: Sequence[str], num_deals: int, ru
     rules = run.rules
     seed = run.seed + EVAL_SEED_OFFSET
     deals = [make_deal(seed, i, rules) for i in range(num_deals)]
-    named = {} if rules.name == "standard" else {"ruleset": rules.name}  # the standard settings as before
+    named = {"ruleset": rules.file_tag} if rules.file_tag else {}  # the standard settings as before
     settings = Settings(seed=seed, rules=tuple(sorted((named | rules.options.to_dict()).items())))
     evaluation = evaluate([(str(path), o) for o in opponents], deals, settings, workers=workers)
     return {pair.b: pair.metrics for pair in evaluation.pairs}

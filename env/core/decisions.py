@@ -44,6 +44,14 @@ class Decision(ABC):
     def step(self, action: int) -> bool:
         """Take one legal action; True once the decision is complete and applied to the hand."""
 
+    @property
+    def view(self) -> Any:
+        """The deciding seat's view (:meth:`~env.core.ruleset.RuleSet.view_of`), built once when asked for."""
+        view = self.__dict__.get("_view")
+        if view is None:
+            view = self.__dict__["_view"] = self.hand.ruleset.view_of(self.hand, self.seat)
+        return view
+
     def single_action(self, decision: Any) -> int | None:
         """The one action an agent's whole ``decision`` is (a bid, a pass, one card), or ``None``
         when it is applied whole with :meth:`apply`."""

@@ -48,6 +48,12 @@ class RuleSet(ABC):
     referee: str = ""
     """The module answering :mod:`env.rules`'s string functions for this rule set."""
 
+    @property
+    def file_tag(self) -> str:
+        """How file names and saved settings name the rule set (evaluation deal files, run settings): its
+        name, or ``""`` for a rule set whose files were written before rule sets had names."""
+        return self.name
+
     # ---------------------------------------------------------------- levels and trump
     @property
     @abstractmethod

@@ -155,8 +155,12 @@ class GuafengDecision(Decision):
     def __init__(self, hand: GuafengHand, seat: int):
         self.hand, self.seat = hand, seat
         self.composer = GuafengComposer(guafeng_view_of(hand, seat))
-        self.view = self.composer.view
         self.picked = self.composer.picked
+
+    @property
+    def view(self) -> GuafengView:
+        """The seat's view, the composer's own."""
+        return self.composer.view
 
     @property
     def takes_plays(self) -> bool:

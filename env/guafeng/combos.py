@@ -331,17 +331,3 @@ def trick_winner(ctx: GuafengContext, lead: Combo, follows: Sequence[Sequence[in
         if got is not None and got > best_standing:
             best, best_standing = i, got
     return best
-
-
-def legal_leads(ctx: GuafengContext, hand: Sequence[int], max_plays: int | None = None):
-    """Every legal lead (see :func:`env.guafeng.moves.legal_leads`)."""
-    from env.guafeng.moves import legal_leads as leads  # moves is built on this module
-
-    return leads(ctx, hand, max_plays)
-
-
-def legal_follows(ctx: GuafengContext, hand: Sequence[int], lead: Combo, max_plays: int | None = None):
-    """Every legal follow (see :func:`env.guafeng.moves.legal_follows`)."""
-    from env.guafeng.moves import legal_follows as follows  # moves is built on this module
-
-    return follows(ctx, hand, lead, max_plays)

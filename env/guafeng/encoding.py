@@ -28,13 +28,12 @@ from env.core import slots
 from env.core.cards import NUM_KINDS, NUM_SUITS, POINTS, SUITS, counts_of
 from env.guafeng.combos import COMBO_TYPES, RUFF, classify, standing, trick_winner
 from env.guafeng.hand import GuafengHand, GuafengPhase
+from env.guafeng.options import LAYOUT
 from env.guafeng.order import LEVELS, TRUMP_MODES, GuafengContext, guafeng_context
-from env.guafeng.ruleset import GuafengRules
 from env.guafeng.scoring import kitty_value
 from env.guafeng.view import GuafengView, guafeng_view_of
 
 TRUMP_SLOTS = 27
-LAYOUT = GuafengRules.LAYOUT
 PHASES = tuple(GuafengPhase)
 DECISIONS = ("fix", "give_back", "bury", "lead", "follow")
 MAX_KITTY_VALUE = 360  # BJ BJ LJ LJ

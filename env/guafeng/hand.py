@@ -57,9 +57,10 @@ from env.core.errors import IllegalActionError
 from env.core.hand_base import HandBase, HandResult, team_of
 from env.core.moves import MoveList
 from env.core.registry import make_ruleset
+from env.core.ruleset import RuleSet
 from env.guafeng.combos import Combo
 from env.guafeng.fixing import Fix, StandingFix, as_fix
-from env.guafeng.ruleset import GuafengRules
+from env.guafeng.options import NAME
 
 LOG_VERSION = 1
 
@@ -126,10 +127,10 @@ class GuafengHand(HandBase):
     lead: Combo | None
     result: GuafengResult | None
 
-    def __init__(self, rules: GuafengRules | None, dealer: int | None, team_levels: tuple[str, str],
+    def __init__(self, rules: RuleSet | None, dealer: int | None, team_levels: tuple[str, str],
                  stage_run: int = 0):
-        rules = rules if rules is not None else GuafengRules()
-        if not isinstance(rules, GuafengRules):
+        rules = rules if rules is not None else make_ruleset(NAME)
+        if getattr(rules, "hand_class", None) is not GuafengHand:
             raise ValueError(f"a guafeng hand needs the guafeng rule set, got {type(rules).__name__}")
         layout = rules.layout
         if dealer is not None and dealer not in range(layout.players):
@@ -164,7 +165,7 @@ class GuafengHand(HandBase):
 
     # ------------------------------------------------------------------ creation
     @classmethod
-    def new(cls, seed: int, rules: GuafengRules | None = None, *, dealer: int | None = None,
+    def new(cls, seed: int, rules: RuleSet | None = None, *, dealer: int | None = None,
             team_levels: tuple[str, str] | None = None, stage_run: int = 0) -> GuafengHand:
         """A hand dealt from a seeded shuffle; ``dealer=None`` is a first hand (抢台, at level A).
 
@@ -180,7 +181,7 @@ class GuafengHand(HandBase):
         return hand
 
     @classmethod
-    def from_deck(cls, deck, rules: GuafengRules | None = None, *, dealer: int | None = None,
+    def from_deck(cls, deck, rules: RuleSet | None = None, *, dealer: int | None = None,
                   team_levels: tuple[str, str] | None = None, stage_run: int = 0, seed: int = 0) -> GuafengHand:
         """A hand dealt from ``deck`` in this order (the 108 cards; the last 4 are the kitty).
 
@@ -199,7 +200,7 @@ class GuafengHand(HandBase):
         return hand
 
     @classmethod
-    def from_deal(cls, hands: list, kitty, *, dealer: int, trump: str | None, rules: GuafengRules | None = None,
+    def from_deal(cls, hands: list, kitty, *, dealer: int, trump: str | None, rules: RuleSet | None = None,
                   team_levels: tuple[str, str] | None = None, kitty_taker: int | None = None,
                   buried: bool = False, stage_run: int = 0) -> GuafengHand:
         """A hand after the fixing, from given hands and kitty (tests, scenarios; may be smaller than 26 each).
@@ -239,7 +240,7 @@ class GuafengHand(HandBase):
         if log.get("version") != LOG_VERSION:
             raise ValueError(f"unsupported guafeng hand log version {log.get('version')!r}")
         rules = make_ruleset(log.get("ruleset", "standard"), log["options"], log.get("layout"))
-        if not isinstance(rules, GuafengRules):
+        if rules.hand_class is not cls:
             raise ValueError(f"a guafeng hand log has ruleset 'guafeng', got {log.get('ruleset')!r}")
         setup = dict(log["setup"])
         mode = setup.pop("mode")

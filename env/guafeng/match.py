@@ -14,8 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from env.core.hand_base import team_of
+from env.core.registry import make_ruleset
+from env.core.ruleset import RuleSet
 from env.guafeng.hand import GuafengHand, GuafengResult
-from env.guafeng.ruleset import GuafengRules
+from env.guafeng.options import NAME
 
 
 class GuafengMatch:
@@ -35,9 +37,9 @@ class GuafengMatch:
     Each hand is recorded once, and only a hand this match dealt (:meth:`new_hand`, the latest).
     """
 
-    def __init__(self, seed: int, rules: GuafengRules | None = None):
-        self.ruleset = rules if rules is not None else GuafengRules()
-        if not isinstance(self.ruleset, GuafengRules):
+    def __init__(self, seed: int, rules: RuleSet | None = None):
+        self.ruleset = rules if rules is not None else make_ruleset(NAME)
+        if getattr(self.ruleset, "match_class", None) is not GuafengMatch:
             raise ValueError(f"a guafeng match needs the guafeng rule set, got {type(self.ruleset).__name__}")
         self.options = self.ruleset.options
         self.seed = seed
@@ -66,6 +68,10 @@ class GuafengMatch:
     def is_draw(self) -> bool:
         """True when the match is over and both teams climbed as many levels."""
         return self.finished and self.climbed[0] == self.climbed[1]
+
+    def level_gap(self, team: int) -> int:
+        """How many more levels ``team`` has climbed than the other (the levels go round a cycle)."""
+        return self.climbed[team] - self.climbed[1 - team]
 
     def new_hand(self) -> GuafengHand:
         """Deal the next hand: at the stage team's level, from its dealer seat."""

@@ -18,49 +18,13 @@ The rule set is registered as ``"guafeng"`` in :mod:`env.core.registry`.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from env.core.layout import DealLayout
 from env.core.ruleset import RuleSet
-from env.guafeng import combos, fixing, scoring
+from env.guafeng import combos, fixing, moves, scoring
+from env.guafeng.options import LAYOUT, GuafengOptions
 from env.guafeng.order import LEVELS, GuafengContext, guafeng_context, is_constant_trump
-
-
-@dataclass(frozen=True)
-class GuafengOptions:
-    """The options of the 刮风 rule set, validated on construction.
-
-    Attributes:
-        match_hands: the hands of a match (>= 1); the team that climbed more
-            levels in them wins (equal: a draw).
-        stage_limit: a team on stage this many hands in a row steps down after
-            the last of them even if it held (连续七轮强制换台); 0 turns it off.
-    """
-
-    match_hands: int = 13
-    stage_limit: int = 7
-
-    def __post_init__(self) -> None:
-        for name, least in (("match_hands", 1), ("stage_limit", 0)):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < least:
-                kind = "a positive int" if least else "a non-negative int (0 turns it off)"
-                raise ValueError(f"guafeng option {name} must be {kind}, got {value!r}")
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict of the options (JSON-serialisable)."""
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any] | None) -> GuafengOptions:
-        """Build options from a dict (e.g. a Hydra config), rejecting unknown keys."""
-        data = dict(data or {})
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"unknown guafeng option(s) {unknown}; known: {sorted(known)}")
-        return cls(**data)
 
 
 class GuafengRules(RuleSet):
@@ -74,7 +38,7 @@ class GuafengRules(RuleSet):
     name = "guafeng"
     referee = "env.guafeng.referee"
     options_class = GuafengOptions
-    LAYOUT = DealLayout(players=4, decks=2, hand_size=26, kitty_size=4)
+    LAYOUT = LAYOUT
 
     def __init__(self, options: GuafengOptions | dict | None = None, layout: DealLayout | None = None):
         if isinstance(options, dict):
@@ -109,8 +73,8 @@ class GuafengRules(RuleSet):
     follow_error = staticmethod(combos.follow_error)
     analyse_lead = staticmethod(combos.classify)
     winning_play = staticmethod(combos.trick_winner)
-    legal_leads = staticmethod(combos.legal_leads)
-    legal_follows = staticmethod(combos.legal_follows)
+    legal_leads = staticmethod(moves.legal_leads)
+    legal_follows = staticmethod(moves.legal_follows)
 
     # ---------------------------------------------------------------- scoring and the match (sections 8, 9)
     kitty_points = staticmethod(scoring.kitty_value)

@@ -30,12 +30,13 @@ from dataclasses import dataclass
 from env.core.cards import NUM_KINDS, parse_cards
 from env.core.hand_base import TrickRecord, team_of
 from env.core.moves import MoveList
+from env.core.ruleset import RuleSet
 from env.core.view import SeatView
 from env.guafeng.combos import Combo
 from env.guafeng.fixing import JOKERS, Fix
 from env.guafeng.hand import GuafengHand, GuafengPhase, GuafengResult
+from env.guafeng.options import GuafengOptions
 from env.guafeng.order import GuafengContext
-from env.guafeng.ruleset import GuafengOptions, GuafengRules
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,7 @@ class GuafengView(SeatView):
     phase: GuafengPhase
     to_act: int | None
     options: GuafengOptions
-    ruleset: GuafengRules
+    ruleset: RuleSet
     level: str
     team_levels: tuple[str, str]
     stage_run: int

@@ -38,14 +38,14 @@ from env.core.cards import CARD_NAMES, NUM_KINDS
 from env.standard.bidding import ALL_BIDS, Bid
 from env.standard.combos import profile
 from env.standard.hand import Hand, Phase
-from env.standard.ruleset import STANDARD
+from env.standard.layout import LAYOUT
 from env.standard.tricks import Lead, effective_suit_count
 from env.standard.trump import TrumpContext
 from env.standard.view import PlayerView
 
 if len(ALL_BIDS) != NUM_BID_ACTIONS:
     raise ImportError(f"the standard bids ({len(ALL_BIDS)}) must fill the action table's {NUM_BID_ACTIONS} bid slots")
-KITTY_PICKS = STANDARD.layout.kitty_size
+KITTY_PICKS = LAYOUT.kitty_size
 """The standard game's burial length; a hand's is ``hand.ruleset.layout.kitty_size``."""
 
 

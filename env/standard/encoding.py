@@ -37,10 +37,10 @@ import numpy as np
 
 from env.core import slots
 from env.core.cards import NUM_KINDS, NUM_SUITS, POINTS, RANKS
+from env.core.registry import ruleset_from_config
 from env.core.ruleset import RuleSet
 from env.core.slots import PLAIN_SLOTS, canonical_suit_index
 from env.standard.hand import Hand, Phase
-from env.standard.ruleset import as_ruleset
 from env.standard.tricks import RUFFS, play_rank, winning_play
 from env.standard.trump import TrumpContext
 from env.standard.view import PlayerView
@@ -165,7 +165,7 @@ class ObservationEncoder:
         self.layout = layout
         self.slots = slots_of_layout(layout)
         if history_len is None:
-            history_len = as_ruleset(ruleset).layout.num_tricks
+            history_len = ruleset_from_config(ruleset).layout.num_tricks
         self.history_len = history_len
         self.variants = has_variant_features(ruleset)
         self.size = observation_size(layout, ruleset)

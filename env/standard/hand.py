@@ -35,19 +35,19 @@ from typing import Any
 from env.core.cards import CARD_NAMES, NUM_KINDS, RANKS, card_list, counts_of, normalize_rank, parse_cards
 from env.core.errors import IllegalActionError
 from env.core.hand_base import HandBase, HandResult, TrickRecord, team_of
-from env.core.registry import make_ruleset
+from env.core.registry import make_ruleset, ruleset_from_config
 from env.core.ruleset import RuleSet
 from env.standard.bidding import Bid, StandingBid
-from env.standard.ruleset import STANDARD, StandardRules, as_ruleset
+from env.standard.layout import LAYOUT
 from env.standard.tricks import Lead
 from env.standard.trump import TrumpContext
 from env.standard.variants import RuleOptions
 
 # The standard layout, for code written before rule sets; new code asks ``hand.ruleset.layout``.
-NUM_PLAYERS = STANDARD.layout.players
-HAND_SIZE = STANDARD.layout.hand_size
-KITTY_SIZE = STANDARD.layout.kitty_size
-NUM_TRICKS = STANDARD.layout.num_tricks
+NUM_PLAYERS = LAYOUT.players
+HAND_SIZE = LAYOUT.hand_size
+KITTY_SIZE = LAYOUT.kitty_size
+NUM_TRICKS = LAYOUT.num_tricks
 LOG_VERSION = 1
 
 
@@ -99,8 +99,8 @@ class Hand(HandBase):
 
     def __init__(self, rules: RuleSet | RuleOptions | None, level: str, dealer: int | None,
                  team_levels: tuple[str, str], tribute: bool = False):
-        ruleset = as_ruleset(rules)
-        if not isinstance(ruleset, StandardRules):
+        ruleset = ruleset_from_config(rules)
+        if ruleset.hand_class is not Hand:
             raise ValueError(f"a standard Hand plays the standard rule set, not {ruleset.name!r}: make its hands "
                              f"with ruleset.new_hand")
         super().__init__(ruleset, dealer)
@@ -131,7 +131,7 @@ class Hand(HandBase):
 
         ``tribute``: a tribute hand (RULES.md 9; needs the ``tribute`` option and a dealer).
         """
-        ruleset = as_ruleset(rules)
+        ruleset = ruleset_from_config(rules)
         levels = ruleset.levels
         level = level or levels[0]
         if level not in levels:
@@ -160,7 +160,7 @@ class Hand(HandBase):
         starts at the kitty exchange, or at the first lead when ``buried``
         (then the kitty is the already buried cards).
         """
-        ruleset = as_ruleset(rules)
+        ruleset = ruleset_from_config(rules)
         layout = ruleset.layout
         parsed = [parse_cards(h) for h in hands]
         kitty_kinds = parse_cards(kitty)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from env.core.hand_base import HandResult, team_of
+from env.core.registry import ruleset_from_config
 from env.core.ruleset import RuleSet
 from env.standard.hand import Hand
-from env.standard.ruleset import as_ruleset
 from env.standard.variants import RuleOptions
 
 
@@ -22,7 +22,7 @@ class Match:
     """
 
     def __init__(self, seed: int, options: RuleSet | RuleOptions | None = None, max_hands: int = 1000):
-        self.ruleset = as_ruleset(options)
+        self.ruleset = ruleset_from_config(options)
         self.options = self.ruleset.options
         self.seed = seed
         first = self.ruleset.levels[0]
@@ -44,6 +44,11 @@ class Match:
     def truncated(self) -> bool:
         """True when the match stopped at its hand limit with no winner."""
         return self.finished and self.winner is None
+
+    def level_gap(self, team: int) -> int:
+        """How many places of the level table ``team`` stands above the other team."""
+        levels = self.ruleset.levels
+        return levels.index(self.team_levels[team]) - levels.index(self.team_levels[1 - team])
 
     def new_hand(self) -> Hand:
         """Deal the next hand at the dealer team's level."""

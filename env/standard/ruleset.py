@@ -28,6 +28,7 @@ from env.core.cards import BIG_JOKER, COPIES_PER_KIND, LITTLE_JOKER, NUM_KINDS, 
 from env.core.layout import DealLayout
 from env.core.ruleset import RuleSet
 from env.standard.bidding import BIG_JOKER_PAIR, LITTLE_JOKER_PAIR, Bid, available_bids
+from env.standard.layout import LAYOUT
 from env.standard.moves import legal_follows, legal_leads
 from env.standard.scoring import advance_level, kitty_multiplier_of, next_dealer, score_with
 from env.standard.tricks import Lead, follow_error, lead_error, throw_check, winning_play
@@ -45,7 +46,9 @@ class StandardRules(RuleSet):
     name = "standard"
     referee = "env.standard.referee"
     options_class = RuleOptions
-    LAYOUT = DealLayout(players=4, decks=2, hand_size=25, kitty_size=8)
+    file_tag = ""
+    """The standard game's deal files and saved settings predate rule-set names: they carry none."""
+    LAYOUT = LAYOUT
 
     def __init__(self, options: RuleOptions | dict | None = None, layout: DealLayout | None = None):
         if isinstance(options, dict):

@@ -50,3 +50,8 @@ class GuafengExpert(GuafengPolicy):
         if view.lead is None:
             return expert_lead(view, tracker)
         return expert_follow(view, tracker)
+
+
+def for_agent(agent) -> GuafengExpert:
+    """The 刮风 policy of an :class:`~agents.bots.expert.ExpertAgent` (:mod:`agents.policies`)."""
+    return GuafengExpert()

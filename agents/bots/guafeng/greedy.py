@@ -59,3 +59,8 @@ class GuafengGreedy(GuafengPolicy):
         trick = trick_so_far(view)
         return greedy_follow(view.ctx, view.hand, follow_candidates(view), trick.winner == (view.seat + 2) % 4,
                              trick.points, lambda p: wins_over(view, p, trick.best))
+
+
+def for_agent(agent) -> GuafengGreedy:
+    """The 刮风 policy of a :class:`~agents.bots.greedy.GreedyAgent` (:mod:`agents.policies`)."""
+    return GuafengGreedy()

@@ -57,3 +57,9 @@ def random_guafeng_decision(hand: GuafengHand, rng: random.Random, max_plays: in
     else:
         decision = rng.choice(hand.legal_plays(seat, max_plays).plays)
     hand.act(seat, decision)
+
+
+def for_agent(agent) -> GuafengRandom:
+    """The 刮风 policy of a :class:`~agents.bots.random_agent.RandomAgent` (:mod:`agents.policies`): it shares
+    the agent's generator, so the agent's ``reset(seed)`` reseeds both games."""
+    return GuafengRandom(agent.rng, agent.max_plays)
