@@ -62,3 +62,10 @@ def _press_ctrl_c(command: Sequence[str], ready: str, wait_s: float = 600) -> tu
 def press_ctrl_c() -> Callable[..., tuple[int, str]]:
     """:func:`_press_ctrl_c`: run a command and interrupt it as a person at the terminal would."""
     return _press_ctrl_c
+
+
+# The tests' own third rule set (tests/rulesets/no_bidding.py): registered for the whole suite, so
+# the conformance suite (tests/test_conformance.py) runs over it with the built-in rule sets.
+from rulesets.no_bidding import register as _register_no_bidding  # noqa: E402
+
+_register_no_bidding()

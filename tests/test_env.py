@@ -10,7 +10,6 @@ from pathlib import Path
 import numpy as np
 import pettingzoo
 import pytest
-from pettingzoo.test import api_test, seed_test
 
 from agents.bots.random_agent import RandomAgent
 from env.core.actions import NUM_ACTIONS, PASS, STOP
@@ -39,14 +38,6 @@ def run_random_episode(environment, seed: int, check=None) -> list[int]:
         if check is not None:
             check(environment.unwrapped)
     return actions
-
-
-def test_pettingzoo_api_test():
-    api_test(env(), num_cycles=2000)
-
-
-def test_pettingzoo_seed_test():
-    seed_test(env, num_cycles=300)
 
 
 def test_registered_in_pettingzoo_registry():

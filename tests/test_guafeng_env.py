@@ -19,7 +19,6 @@ import gymnasium
 import numpy as np
 import pytest
 import yaml
-from pettingzoo.test import api_test, seed_test
 
 import env as env_package
 from env.core.actions import NUM_ACTIONS, PASS, STOP
@@ -208,11 +207,6 @@ def test_random_hands_and_matches_through_the_aec_api():
             assert totals[0] == raw.match.climbed[0] - raw.match.climbed[1]
         else:
             assert tuple(totals[:2]) == guafeng_hand_rewards(hand.result, hand.dealer)
-
-
-def test_pettingzoo_api_and_seed_tests():
-    api_test(env(rules="guafeng"), num_cycles=600)
-    seed_test(lambda **kw: env(rules="guafeng", **kw), num_cycles=150)
 
 
 def test_the_guafeng_config_builds_the_env_and_gymnasium_still_registers():

@@ -26,7 +26,8 @@ from env.standard.bidding import Bid
 from tests.test_web import until_turn
 from ui.guafeng_session import GuafengSession
 from ui.seats import default_ai, resolve_seats
-from ui.session import GameSession, open_session
+from ui.session import GameSession
+from ui.sessions import open_session
 from ui.web.server import WebSettings, create_app
 
 SEATS = ["human", "random", "random", "random"]

@@ -10,13 +10,15 @@ duplicate evaluation in which it beat that search with 95% confidence.
 
 from __future__ import annotations
 
-import importlib
 import json
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
 from agents.base import Agent
+from agents.registry import SEARCH, critic_network, make_agent, search_prior
+from env.core.registry import ruleset_from_config
+from env.core.ruleset import RuleSet
 
 HUMAN = "human"
 DEFAULT_AI = "ai"
@@ -26,29 +28,14 @@ _BOT_PREFERENCE = (STRONGEST, "expert", "greedy", "random")
 _ORIENTATION = ("South", "East", "North", "West")
 
 
-def _registry():
-    """The agent registry module, or ``None`` while it is not there yet."""
-    try:
-        return importlib.import_module("agents.registry")
-    except ImportError:
-        return None
-
-
 def make_seat_agent(name: str, seed: int | None = None) -> Agent:
-    """The agent for a bot name or checkpoint path (through the registry when present)."""
-    registry = _registry()
-    if registry is not None:
-        return registry.make_agent(name, seed)
-    if name == "random":
-        from agents.bots.random_agent import RandomAgent
-
-        return RandomAgent(seed)
-    raise ValueError(f"unknown agent {name!r}: only 'random' is available without agents.registry")
+    """The agent for a bot name, a checkpoint path or a search (:func:`agents.registry.make_agent`)."""
+    return make_agent(name, seed)
 
 
-def plays_rule_set(agent: Agent, ruleset: str) -> bool:
-    """Whether ``agent`` can sit at a table of the rule set named ``ruleset`` (刮风 needs a ``guafeng`` policy)."""
-    return ruleset != "guafeng" or getattr(agent, "guafeng", None) is not None
+def plays_rule_set(agent: Agent, ruleset: RuleSet | str) -> bool:
+    """Whether ``agent`` can sit at a table of ``ruleset`` (a rule set or its name): it has a policy for it."""
+    return agent.can_play(ruleset_from_config(ruleset))
 
 
 def best_checkpoint(directory: str | Path = "checkpoints") -> Path | None:
@@ -97,9 +84,7 @@ def card_level_diffs(card: dict, file_name: str) -> dict[str, tuple[float, float
 
 def _wraps_another(spec: str) -> bool:
     """Whether a participant spec is an agent built around another (``critic:<checkpoint>``, ``search:<prior>``)."""
-    registry = _registry()
-    return registry is not None and spec != registry.SEARCH and \
-        (registry.search_prior(spec) or registry.critic_network(spec)) is not None
+    return spec != SEARCH and (search_prior(spec) or critic_network(spec)) is not None
 
 
 def beats_in_card(checkpoint: Path, opponent: str) -> bool:
@@ -117,10 +102,10 @@ def default_ai(checkpoint_dir: str | Path = "checkpoints", ruleset: str = "stand
     a checkpoint trained with ``rules=guafeng`` takes a seat only by its path).
     """
     checkpoint = best_checkpoint(checkpoint_dir)
-    if checkpoint is not None and ruleset == "standard" and beats_in_card(checkpoint, STRONGEST):
+    if checkpoint is not None and beats_in_card(checkpoint, STRONGEST):
         try:
-            make_seat_agent(str(checkpoint), 0)
-            return str(checkpoint)
+            if plays_rule_set(make_seat_agent(str(checkpoint), 0), ruleset):
+                return str(checkpoint)
         except (ValueError, ImportError, OSError, RuntimeError) as error:
             warnings.warn(f"cannot load {checkpoint} ({error}); playing against {STRONGEST}", stacklevel=2)
     for bot in _BOT_PREFERENCE:

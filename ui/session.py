@@ -65,7 +65,7 @@ class GameSession:
     :mod:`ui.seats`); ``agents`` may be given instead of building them from the
     specs (tests). ``episode`` is ``"match"`` (hands until a team wins or
     ``max_hands``) or ``"hand"`` (one hand). ``rules`` is the rule set, or the
-    standard game's options (RuleOptions or a dict). :func:`open_session` makes
+    standard game's options (RuleOptions or a dict). :func:`ui.sessions.open_session` makes
     the session class a rule set needs (:class:`ui.guafeng_session.GuafengSession`
     for 刮风).
     """
@@ -91,7 +91,7 @@ class GameSession:
         for seat, (spec, agent) in enumerate(zip(self.seats, self.agents)):
             if (spec == HUMAN) != (agent is None):
                 raise ValueError(f"seat {seat}: a human seat has no agent and an AI seat needs one")
-            if agent is not None and not plays_rule_set(agent, ruleset.name):
+            if agent is not None and not plays_rule_set(agent, ruleset):
                 raise ValueError(f"seat {seat}: {display_name(spec)} does not play the {ruleset.name} rules "
                                  f"(the rule bots random, greedy and expert do, and a checkpoint trained with "
                                  f"`python train.py rules={ruleset.name}`)")
@@ -107,7 +107,8 @@ class GameSession:
     def _new_match(self, max_hands: int) -> Match:
         """The match this table plays (a rule set with a match of its own overrides this)."""
         if self.ruleset.match_class is not Match:
-            raise ValueError(f"the {self.ruleset.name} rule set needs its own session: make it with open_session")
+            raise ValueError(f"the {self.ruleset.name} rule set needs its own session: make it with open_session "
+                             "(ui.sessions)")
         return Match(self.seed, self.ruleset, max_hands=max_hands)
 
     # ------------------------------------------------------------------ who and where
@@ -321,7 +322,7 @@ class GameSession:
             raise IllegalActionError(f"seat {seat} has no decision now")
         if self._hint_agent is None:
             self._hint_agent = make_seat_agent(self.hint_bot, self.seed)
-            if not plays_rule_set(self._hint_agent, self.ruleset.name):
+            if not plays_rule_set(self._hint_agent, self.ruleset):
                 self._hint_agent = make_seat_agent("greedy", self.seed)
         return self._hint_agent.act(self.view(seat))
 
@@ -409,14 +410,3 @@ class GameSession:
             return self.hand_logs[index]
         except IndexError:
             raise IllegalActionError(f"no finished hand {index}: {len(self.hand_logs)} finished") from None
-
-
-def open_session(seats: Sequence[str], *, rules: RuleSet | RuleOptions | dict | None = None,
-                 **kwargs: Any) -> GameSession:
-    """A session of the class the rule set needs (:class:`GameSession`'s keywords)."""
-    ruleset = ruleset_from_config(rules)
-    if ruleset.name == "guafeng":
-        from ui.guafeng_session import GuafengSession  # built on this module
-
-        return GuafengSession(seats, rules=ruleset, **kwargs)
-    return GameSession(seats, rules=ruleset, **kwargs)

@@ -64,6 +64,10 @@ class DMCAgent(Agent):
         if seed is not None:
             self.rng.seed(seed)
 
+    def can_play(self, ruleset: Any) -> bool:
+        """Only the rule set the checkpoint was trained on."""
+        return ruleset.name == self.run.rules.name
+
     def policy(self, ruleset: Any) -> Any:
         """The checkpoint's own rule set's policy (its learner's); another rule set's table raises
         :class:`~agents.selfplay.checkpoint.CheckpointError`."""

@@ -35,7 +35,7 @@ from fastapi.staticfiles import StaticFiles
 from env.core.errors import IllegalActionError
 from env.core.registry import ruleset_from_config
 from ui.seats import DEFAULT_AI, HUMAN, resolve_seats
-from ui.session import open_session
+from ui.sessions import open_session
 from ui.web.checkpoints import CheckpointChoice, checkpoint_choices, public_seat_name
 from ui.web.games import WebGame
 from ui.web.protocol import ProtocolError, parse_message
