@@ -182,12 +182,6 @@ def build_model(obs_size: int, history_shape: tuple[int, int], action_size: int,
     return cls(obs_size, history_shape, action_size, config)
 
 
-def q_values(model: nn.Module, obs: torch.Tensor, history: torch.Tensor, actions: torch.Tensor,
-             index: torch.Tensor | None = None, phase: torch.Tensor | None = None) -> torch.Tensor:
-    """Call either kind of model with the same arguments."""
-    return q_and_values(model, obs, history, actions, index, phase)[0]
-
-
 def q_and_values(model: nn.Module, obs: torch.Tensor, history: torch.Tensor, actions: torch.Tensor,
                  index: torch.Tensor | None = None,
                  phase: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:

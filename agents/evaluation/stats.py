@@ -30,11 +30,6 @@ class Estimate:
         """Plain dict (JSON-friendly; NaN where undefined)."""
         return asdict(self)
 
-    def excludes_zero(self) -> bool:
-        """True when the whole interval lies strictly above zero."""
-        return self.low > 0
-
-
 def ratio_ci(numerators: Sequence[float], denominators: Sequence[float] | None = None) -> Estimate:
     """``sum(y) / sum(d)`` over deals with a 95% interval (cluster delta method).
 

@@ -104,11 +104,6 @@ def parse_cards(cards: str | Iterable[str] | Iterable[int]) -> list[int]:
     return kinds
 
 
-def format_card(kind: int) -> str:
-    """ASCII name of a kind, e.g. ``"SA"``."""
-    return CARD_NAMES[kind]
-
-
 def format_cards(kinds: Iterable[int]) -> str:
     """Space-separated ASCII names of kinds, in the given order."""
     return " ".join(CARD_NAMES[k] for k in kinds)

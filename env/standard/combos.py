@@ -38,19 +38,6 @@ class Component(NamedTuple):
     def is_tractor(self) -> bool:
         return self.size >= 4
 
-    def shape_name(self) -> str:
-        if self.size == 1:
-            return "single"
-        if self.size == 2:
-            return "pair"
-        return f"tractor of {self.size // 2} pairs"
-
-
-def suit_counts(ctx: TrumpContext, counts: list[int] | tuple[int, ...], suit: int) -> list[tuple[int, int]]:
-    """``(kind, count)`` of the cards of one effective suit present in ``counts``, weakest first."""
-    return [(k, counts[k]) for k in ctx.suit_kinds[suit] if counts[k]]
-
-
 def pair_counts(ctx: TrumpContext, counts, suit: int) -> list[int]:
     """Pair-count vector of effective suit ``suit`` in a count vector."""
     order = ctx.order

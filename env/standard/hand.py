@@ -29,7 +29,6 @@ dealt, the kitty size, the number of tricks.
 from __future__ import annotations
 
 import random
-from enum import StrEnum
 from typing import Any
 
 from env.core.cards import CARD_NAMES, NUM_KINDS, RANKS, card_list, counts_of, normalize_rank, parse_cards
@@ -38,7 +37,9 @@ from env.core.hand_base import HandBase, HandResult, TrickRecord, team_of
 from env.core.registry import make_ruleset, ruleset_from_config
 from env.core.ruleset import RuleSet
 from env.standard.bidding import Bid, StandingBid
+from env.standard.deal_variants import DealVariants
 from env.standard.layout import LAYOUT
+from env.standard.phases import BIDDING_PHASES, Phase
 from env.standard.tricks import Lead
 from env.standard.trump import TrumpContext
 from env.standard.variants import RuleOptions
@@ -51,34 +52,7 @@ NUM_TRICKS = LAYOUT.num_tricks
 LOG_VERSION = 1
 
 
-class Phase(StrEnum):
-    """Where a hand stands."""
-
-    DEAL = "deal"            # dealing, with bidding decision points
-    FINAL_BID = "final_bid"  # one more bidding round after the deal
-    TRIBUTE = "tribute"      # a tribute hand: the defenders give their highest card (RULES.md 9)
-    TRIBUTE_RETURN = "tribute_return"  # the dealer returns one card to each giver
-    KITTY = "kitty"          # the dealer (or a 炒地皮 bidder) buries the kitty
-    REBID = "rebid"          # 炒地皮: re-bidding for the kitty after the burial (RULES.md 9)
-    PLAY = "play"            # the tricks
-    DONE = "done"            # scored
-
-    @property
-    def is_bidding(self) -> bool:
-        """The deal's bidding: the phases in which cards are dealt with bids, and the final round."""
-        return self in (Phase.DEAL, Phase.FINAL_BID)
-
-    @property
-    def takes_bids(self) -> bool:
-        """Whether the decision of the phase is a bid or a pass: the deal's bidding and 炒地皮."""
-        return self in (Phase.DEAL, Phase.FINAL_BID, Phase.REBID)
-
-
-BIDDING_PHASES = (Phase.DEAL, Phase.FINAL_BID)
-"""The phases of the deal's bidding (:attr:`Phase.is_bidding`)."""
-
-
-class Hand(HandBase):
+class Hand(DealVariants, HandBase):
     """One hand, from the first dealt card to the score. Create with :meth:`new` or :meth:`from_deal`.
 
     Wherever a hand is made, ``rules`` is its :class:`~env.core.ruleset.RuleSet`,
@@ -385,86 +359,6 @@ class Hand(HandBase):
         else:
             self._start_kitty()
 
-    # ------------------------------------------------------------------ tribute (RULES.md 9)
-    def _start_tribute(self) -> None:
-        players = self.num_players
-        self._givers = [(self.dealer + i) % players for i in range(1, players) if i % 2]
-        self.phase = Phase.TRIBUTE
-        self.current_player = self._givers[0]
-
-    def tribute_options(self, seat: int | None = None) -> list[int]:
-        """The kinds ``seat`` (default: the player to act) may give as tribute now: its highest by the tribute order."""
-        seat = self.current_player if seat is None else seat
-        if self.phase != Phase.TRIBUTE or seat != self.current_player:
-            return []
-        return self.ruleset.tribute_choices(self.hands[seat], self.level_rank)
-
-    def return_options(self, seat: int | None = None) -> list[int]:
-        """The kinds the dealer may return now: any it holds, but not a tribute card."""
-        seat = self.current_player if seat is None else seat
-        if self.phase != Phase.TRIBUTE_RETURN or seat != self.current_player:
-            return []
-        locked = counts_of([k for _, k in self.tribute_cards])
-        return [k for k in range(NUM_KINDS) if self.hands[seat][k] > locked[k]]
-
-    def return_to(self) -> int | None:
-        """The giver the dealer returns a card to next (``None`` outside the return)."""
-        if self.phase != Phase.TRIBUTE_RETURN:
-            return None
-        return self._givers[len(self.returned_cards)]
-
-    def _one_card(self, cards, what: str) -> int:
-        if isinstance(cards, int | str):
-            cards = [cards]
-        try:
-            kinds = parse_cards(cards)
-        except (TypeError, ValueError) as exc:
-            raise IllegalActionError(f"{what}: {exc}") from None
-        if len(kinds) != 1:
-            raise IllegalActionError(f"{what} is exactly one card, got {len(kinds)}")
-        return kinds[0]
-
-    def give_tribute(self, seat: int, card) -> None:
-        """A defender of a tribute hand gives its highest card by the tribute order to the dealer."""
-        self._check_turn(seat, (Phase.TRIBUTE,), "give a tribute card")
-        kind = self._one_card(card, "a tribute")
-        options = self.tribute_options(seat)
-        if kind not in options:
-            held = "not in hand" if not self.hands[seat][kind] else "not the giver's highest card"
-            raise IllegalActionError(f"seat {seat} cannot give {CARD_NAMES[kind]} as tribute: {held} "
-                                     f"(options: {' '.join(CARD_NAMES[k] for k in options)})")
-        self.hands[seat][kind] -= 1
-        self.hand_sizes[seat] -= 1
-        self.hands[self.dealer][kind] += 1
-        self.hand_sizes[self.dealer] += 1
-        self.tribute_cards.append((seat, kind))
-        self.decisions.append({"seat": seat, "action": "tribute", "cards": [CARD_NAMES[kind]]})
-        self.events.append({"type": "tribute", "seat": seat, "card": CARD_NAMES[kind], "to": self.dealer})
-        if len(self.tribute_cards) < len(self._givers):
-            self.current_player = self._givers[len(self.tribute_cards)]
-        else:
-            self.phase = Phase.TRIBUTE_RETURN
-            self.current_player = self.dealer
-
-    def return_tribute(self, seat: int, card) -> None:
-        """The dealer returns one card, not a tribute card, to the next giver (in giving order)."""
-        self._check_turn(seat, (Phase.TRIBUTE_RETURN,), "return a card")
-        kind = self._one_card(card, "a returned card")
-        if kind not in self.return_options(seat):
-            if any(k == kind for _, k in self.tribute_cards) and self.hands[seat][kind]:
-                raise IllegalActionError(f"the dealer cannot return {CARD_NAMES[kind]}: it is a tribute card")
-            raise IllegalActionError(f"the dealer cannot return {CARD_NAMES[kind]}: not in hand")
-        giver = self.return_to()
-        self.hands[seat][kind] -= 1
-        self.hand_sizes[seat] -= 1
-        self.hands[giver][kind] += 1
-        self.hand_sizes[giver] += 1
-        self.returned_cards.append((giver, kind))
-        self.decisions.append({"seat": seat, "action": "return", "cards": [CARD_NAMES[kind]]})
-        self.events.append({"type": "tribute_return", "seat": seat, "to": giver})
-        if len(self.returned_cards) == len(self._givers):
-            self._start_kitty()
-
     # ------------------------------------------------------------------ kitty
     def _start_kitty(self, seat: int | None = None) -> None:
         """``seat`` (default: the dealer) takes up the kitty to bury it."""
@@ -501,62 +395,6 @@ class Hand(HandBase):
             self._advance_rebid()
         else:
             self._start_play()
-
-    # ------------------------------------------------------------------ 炒地皮 (RULES.md 9)
-    def rebid_options(self, seat: int | None = None) -> list[Bid]:
-        """The 炒地皮 bids ``seat`` (default: the player to act) could make now (strictly stronger;
-        the standing bidder only reinforces)."""
-        seat = self.current_player if seat is None else seat
-        if seat is None or self.phase != Phase.REBID:
-            return []
-        return self.ruleset.available_bids(self.hands[seat], self.level_rank, seat, self.standing)
-
-    def _advance_rebid(self) -> None:
-        """Seats without a legal bid pass on their own; stop at one who has a choice, or end the phase."""
-        players = self.num_players
-        while self.rebid_passes < players:
-            seat = self._rebid_seat
-            if self.ruleset.available_bids(self.hands[seat], self.level_rank, seat, self.standing):
-                self.current_player = seat
-                return
-            self._record_rebid_pass(seat)
-        self._start_play()
-
-    def _record_rebid_pass(self, seat: int) -> None:
-        self.rebids.append((seat, None))
-        self.rebid_passes += 1
-        self._rebid_seat = (seat + 1) % self.num_players
-        self.events.append({"type": "rebid_pass", "seat": seat})
-
-    def rebid(self, seat: int, bid: Bid) -> None:
-        """A 炒地皮 bid: the trump changes, and the bidder takes up the kitty to bury it again."""
-        self._check_turn(seat, (Phase.REBID,), "re-bid")
-        try:
-            bid = Bid(*bid)
-        except TypeError:
-            raise IllegalActionError(f"a bid is (strength, suit), got {bid!r}") from None
-        options = self.rebid_options(seat)
-        if bid not in options:
-            raise IllegalActionError(f"seat {seat} cannot re-bid {bid} now: a 炒地皮 bid must be strictly "
-                                     f"stronger than the standing one, and its bidder may only reinforce "
-                                     f"(options: {', '.join(map(str, options)) or 'none'})")
-        self.standing = StandingBid(seat, bid)
-        trump, jokers_only = self.ruleset.trump_of_bid(bid)
-        self.ctx = self.ruleset.trump_context(self.level, trump, jokers_only)
-        self.rebids.append((seat, bid))
-        self.rebid_passes = 0
-        self.decisions.append({"seat": seat, "action": "rebid", "strength": bid.strength, "suit": bid.suit})
-        self.events.append({"type": "rebid", "seat": seat, "bid": str(bid),
-                            "cards": card_list(bid.cards(self.level_rank))})
-        self.events.append({"type": "trump", "trump": trump, "jokers_only": jokers_only, "dealer": self.dealer})
-        self._start_kitty(seat)
-
-    def pass_rebid(self, seat: int) -> None:
-        """Decline to bid on a 炒地皮 turn."""
-        self._check_turn(seat, (Phase.REBID,), "pass")
-        self.decisions.append({"seat": seat, "action": "rebid_pass"})
-        self._record_rebid_pass(seat)
-        self._advance_rebid()
 
     # ------------------------------------------------------------------ play
     def _start_play(self) -> None:

@@ -35,35 +35,3 @@ def render_table(hand: Hand) -> str:
     return "\n".join(lines)
 
 
-def render_hand_log(hand: Hand) -> str:
-    """The story of a finished (or running) hand, trick by trick."""
-    ctx = hand.ctx
-    lines = []
-    for event in hand.events:
-        kind = event["type"]
-        if kind == "bid":
-            lines.append(f"seat {event['seat']} bids {event['bid']} ({' '.join(event['cards'])})")
-        elif kind == "kitty_turned":
-            lines.append(f"no bid: seat {event['dealer']} deals and turns {event['card']} from the kitty")
-        elif kind == "trump":
-            lines.append(f"dealer seat {event['dealer']}, {ctx.describe()}")
-        elif kind == "tribute":
-            lines.append(f"seat {event['seat']} gives {event['card']} as tribute to seat {event['to']}")
-        elif kind == "tribute_return":
-            lines.append(f"seat {event['seat']} returns a card to seat {event['to']}")
-        elif kind == "rebid":
-            lines.append(f"炒地皮: seat {event['seat']} bids {event['bid']} ({' '.join(event['cards'])}) "
-                         f"and buries the kitty again")
-        elif kind == "throw_failed":
-            lines.append(f"seat {event['seat']} tried to throw {' '.join(event['attempted'])}, "
-                         f"must play {' '.join(event['played'])}")
-    for number, trick in enumerate(hand.tricks, start=1):
-        plays = " | ".join(f"{(trick.leader + i) % 4}: {cards_text(ctx, p)}" for i, p in enumerate(trick.plays))
-        lines.append(f"trick {number:2d}  {plays}  -> seat {trick.winner} (+{trick.points})")
-    if hand.result is not None:
-        r = hand.result
-        lines.append(f"kitty {cards_text(ctx, hand.kitty)}: {r.kitty_points} points x{r.kitty_multiplier} "
-                     f"-> bonus {r.kitty_bonus}")
-        lines.append(f"defender points {r.defender_points}: {r.winner} +{r.levels} level(s); "
-                     f"next dealer seat {r.next_dealer}")
-    return "\n".join(lines)
