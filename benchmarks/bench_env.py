@@ -5,6 +5,7 @@ encoding the acting seat's full observation (flat vector + history) at every
 step, as a learner's actor does.
 
     python benchmarks/bench_env.py --episodes 200
+    python benchmarks/bench_env.py --episodes 100 --rules guafeng   # any registered rule set
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ import numpy as np
 from env.shengji_env import raw_env
 
 
-def run(episodes: int, encode: bool, layout: str, seed: int) -> tuple[float, float]:
-    """(steps per second, steps per episode) over ``episodes`` random hands."""
-    environment = raw_env(layout=layout)
+def run(episodes: int, encode: bool, layout: str, seed: int, rules: str = "standard") -> tuple[float, float]:
+    """(steps per second, steps per episode) over ``episodes`` random hands of the rule set ``rules``."""
+    environment = raw_env(layout=layout, rules=rules)
     rng = np.random.default_rng(seed)
     steps = 0
     start = time.perf_counter()
@@ -41,12 +42,14 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=200)
     parser.add_argument("--layout", default="canonical", choices=["canonical", "raw"])
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rules", default="standard", help="a registered rule set's name")
     args = parser.parse_args()
     print(f"python {platform.python_version()} on {platform.processor() or platform.machine()}")
     for encode in (False, True):
-        rate, per_episode = run(args.episodes, encode, args.layout, args.seed)
+        rate, per_episode = run(args.episodes, encode, args.layout, args.seed, args.rules)
         label = "mask + observation" if encode else "mask only"
-        print(f"{label:20s}: {rate:8.0f} agent steps/s ({per_episode:.0f} steps per hand, {args.episodes} hands)")
+        print(f"{args.rules} {label:20s}: {rate:8.0f} agent steps/s ({per_episode:.0f} steps per hand, "
+              f"{args.episodes} hands)")
 
 
 if __name__ == "__main__":

@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import json
 import random
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -36,7 +38,7 @@ from agents.registry import make_agent
 from agents.runner import play_hand, play_match
 from env.core.actions import NUM_ACTIONS, STOP
 from env.core.cards import NUM_KINDS, POINTS
-from env.core.registry import make_ruleset, ruleset_names
+from env.core.registry import make_ruleset, ruleset_from_config, ruleset_names
 from env.shengji_env import AGENTS, env, raw_env
 
 RULESETS = ruleset_names()
@@ -234,3 +236,17 @@ def test_every_registered_rule_set_has_bots():
 def test_pettingzoo_api_and_seed_tests(name):
     api_test(env(rules=name), num_cycles=600)
     seed_test(lambda **kw: env(rules=name, **kw), num_cycles=150)
+
+
+def test_logs_written_before_the_rule_set_packages_still_replay():
+    """Hand logs of 刮风 matches and of a standard match with 炒地皮 and 进贡 on (three hands each), written by
+    the engine before the rule sets became packages (commit 6f44927), replay to the same log and result."""
+    recorded = json.loads((Path(__file__).parent / "data" / "recorded_before_plugins.json").read_text())
+    replayed = 0
+    for logs in recorded.values():
+        for log in logs:
+            ruleset = ruleset_from_config({"ruleset": log["ruleset"], **log["options"]})
+            hand = ruleset.hand_class.from_log(log)
+            assert hand.finished and hand.to_log() == log
+            replayed += 1
+    assert replayed == 6

@@ -162,9 +162,9 @@ def _build(cls, data: dict[str, Any], group: str):
 def run_config(cfg: dict[str, Any]) -> RunConfig:
     """Validate a plain-dict Hydra config into a :class:`RunConfig`."""
     from env.core.rewards import REWARD_SCHEMES
-    from env.standard.encoding import slots_of_layout
+    from env.core.slots import check_layout
 
-    slots_of_layout(cfg["layout"])
+    check_layout(cfg["layout"])
     if cfg["reward"] not in REWARD_SCHEMES:
         raise ValueError(f"reward must be one of {REWARD_SCHEMES}, got {cfg['reward']!r}")
     if cfg["start"] not in ("first", "random"):

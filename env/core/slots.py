@@ -20,14 +20,17 @@ RAW_SLOTS = NUM_KINDS
 LAYOUTS = ("canonical", "raw")
 
 
+def check_layout(layout: str) -> None:
+    """Raise ``ValueError`` naming the choices unless ``layout`` is one of :data:`LAYOUTS`."""
+    if layout not in LAYOUTS:
+        raise ValueError(f"unknown card layout {layout!r}: expected 'canonical' or 'raw'")
+
+
 def slots_of_layout(layout: str, trump_slots: int) -> int:
     """Number of card slots of a layout, whose canonical trump block has ``trump_slots`` slots
     (21 in the standard game, 27 in 刮风)."""
-    if layout == "canonical":
-        return trump_slots + NUM_SUITS * PLAIN_SLOTS
-    if layout == "raw":
-        return RAW_SLOTS
-    raise ValueError(f"unknown card layout {layout!r}: expected 'canonical' or 'raw'")
+    check_layout(layout)
+    return trump_slots + NUM_SUITS * PLAIN_SLOTS if layout == "canonical" else RAW_SLOTS
 
 
 @lru_cache(maxsize=1024)
