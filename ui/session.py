@@ -30,7 +30,7 @@ from env.standard.bidding import Bid
 from env.standard.hand import Hand, Phase
 from env.standard.match import Match
 from env.standard.variants import RuleOptions
-from env.standard.view import PlayerView, view_of
+from env.standard.view import PlayerView
 from ui.narrate import narrate
 from ui.seats import HUMAN, build_agents, display_name, make_seat_agent, orientation, plays_rule_set
 
@@ -164,7 +164,7 @@ class GameSession:
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may see now."""
-        return view_of(self.hand, seat)
+        return self.ruleset.view_of(self.hand, seat)
 
     def messages_for(self, seat: int | None) -> list[str]:
         """The messages as ``seat`` reads them: the public ones with that seat's private ones in place

@@ -34,7 +34,8 @@ from itertools import combinations
 import numpy as np
 
 from env.core.actions import FIRST_BID, NUM_ACTIONS, NUM_BID_ACTIONS, PASS, STOP
-from env.core.cards import CARD_NAMES, NUM_KINDS
+from env.core.actions import action_name as card_action_name
+from env.core.cards import NUM_KINDS
 from env.standard.bidding import ALL_BIDS, Bid
 from env.standard.combos import profile
 from env.standard.hand import Hand, Phase
@@ -61,15 +62,9 @@ def action_bid(action: int) -> Bid:
 
 def action_name(action: int) -> str:
     """Readable name of an action id (``"SA"``, ``"STOP"``, ``"PASS"``, ``"bid pair H"``)."""
-    if 0 <= action < NUM_KINDS:
-        return CARD_NAMES[action]
-    if action == STOP:
-        return "STOP"
-    if action == PASS:
-        return "PASS"
     if FIRST_BID <= action < NUM_ACTIONS:
         return f"bid {action_bid(action)}"
-    raise ValueError(f"action {action} out of range 0..{NUM_ACTIONS - 1}")
+    return card_action_name(action)
 
 
 def bid_mask(options: Sequence[Bid]) -> np.ndarray:
