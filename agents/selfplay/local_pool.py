@@ -4,11 +4,16 @@
 spawn); each runs :func:`actor_process` on the tables its factory builds, reads
 fresh weights from the learner's model in shared memory and sends samples
 through a queue.
+
+Lifetimes: an actor leaves Ctrl-C, SIGTERM and SIGHUP to the learner, which
+stops the actors by its stop event (past :data:`STOP_GRACE_SECONDS`, SIGKILL);
+an actor whose learner died without stopping it (``kill -9``) exits by itself
+(:func:`agents.interrupts.exit_with_parent`). An actor that dies is replaced by
+:meth:`LocalActorPool.restart_dead`, with a new seed.
 """
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import queue
 import time
@@ -16,11 +21,14 @@ import time
 import torch
 import torch.multiprocessing as mp
 
-from agents.interrupts import ignore_sigint, sigint_ignored_while_starting
+from agents.interrupts import exit_with_parent, ignore_stop_signals, sigint_ignored_while_starting
 from agents.selfplay.actor_pool import TablesFactory, actor_seed
 from agents.selfplay.checkpoint import new_model
 from agents.selfplay.config import RunConfig
 from agents.selfplay.samples import SampleBatch
+
+# How long stopping waits for the actors to leave their loop before killing them.
+STOP_GRACE_SECONDS = 10.0
 
 
 def actor_process(actor_id: int, run: RunConfig, make_tables: TablesFactory, shared_model: torch.nn.Module,
@@ -28,9 +36,11 @@ def actor_process(actor_id: int, run: RunConfig, make_tables: TablesFactory, sha
                   seed: int) -> None:
     """Body of an actor process: play, refresh weights, ship samples until told to stop.
 
-    Ctrl-C is the learner's to handle (it sets ``stop_event``), so the actor ignores it.
+    The stop signals are the learner's to handle (it sets ``stop_event``), so the actor ignores
+    them; it exits by itself when the learner is gone.
     """
-    ignore_sigint()
+    exit_with_parent()
+    ignore_stop_signals()
     torch.set_num_threads(1)
     local_model = copy.deepcopy(shared_model).eval()
     version = -1
@@ -112,11 +122,15 @@ class LocalActorPool:
 
     def close(self) -> None:
         self.stop.set()
-        deadline = time.time() + 10
+        deadline = time.time() + STOP_GRACE_SECONDS
         while time.time() < deadline and any(p.is_alive() for p in self.processes):
-            with contextlib.suppress(queue.Empty):
+            try:
                 self.samples.get(timeout=0.1)  # unblock actors waiting on a full queue
+            except queue.Empty:
+                continue
+            except Exception:
+                time.sleep(0.1)
         for process in self.processes:
             if process.is_alive():
-                process.terminate()
+                process.kill()  # the actors ignore SIGTERM (agents.interrupts)
             process.join(timeout=5)
