@@ -27,7 +27,7 @@ from agents.evaluation.duplicate import Settings
 from agents.evaluation.report import print_table, write_chart, write_csv, write_json
 from agents.evaluation.run import evaluate
 from agents.evaluation.tournament import round_robin
-from agents.interrupts import StopSignal, exit_status, signal_name, stop_signals_raise
+from agents.interrupts import StopSignal, exit_status, stop_signals_raise, stop_words
 from agents.registry import make_agent
 
 
@@ -59,8 +59,7 @@ def main(cfg: DictConfig) -> None:
             evaluation = evaluate(pairs, deals, settings, workers=int(cfg.workers), progress=bool(cfg.progress),
                                   tournament=bool(pool), backend=str(cfg.backend), address=cfg.ray_address)
     except KeyboardInterrupt as interrupt:  # the workers leave it to this process; leaving the pool ends them
-        name = signal_name(interrupt)
-        print("\ninterrupted: no results written" if name == "SIGINT" else f"\nstopped by {name}: no results written")
+        print(f"\n{stop_words(interrupt)}: no results written")
         if isinstance(interrupt, StopSignal):
             sys.exit(exit_status(interrupt))
         return

@@ -33,7 +33,7 @@ from agents.ablation.hparams import write_hparams
 from agents.ablation.output import print_report, write_files
 from agents.ablation.runs import Problems, find_runs, group_runs, pick_baseline
 from agents.ablation.summary import summarise
-from agents.interrupts import StopSignal, exit_status, signal_name, stop_signals_raise
+from agents.interrupts import StopSignal, exit_status, stop_signals_raise, stop_words
 from agents.registry import make_agent
 
 
@@ -73,9 +73,9 @@ def main(cfg: DictConfig) -> None:
         with stop_signals_raise():  # SIGTERM and SIGHUP stop it as Ctrl-C does
             results, counts = evaluate_runs(grouped, spec, problems, use_cache=bool(cfg.cache))
     except KeyboardInterrupt as interrupt:  # the workers leave it to this process; leaving the pool ends them
-        name = signal_name(interrupt)
-        print(f"\n{'interrupted' if name == 'SIGINT' else f'stopped by {name}'}: no report written; the "
-              "evaluations finished so far are cached and the same command continues from them")
+        kept = ("; the evaluations finished so far are cached and the same command continues from them"
+                if cfg.cache else "")
+        print(f"\n{stop_words(interrupt)}: no report written{kept}")
         if isinstance(interrupt, StopSignal):
             sys.exit(exit_status(interrupt))
         return

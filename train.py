@@ -33,7 +33,7 @@ from tqdm import tqdm
 
 from agents.dmc.learner import SampleBuffer, make_optimizer, train_step
 from agents.dmc.tables import make_tables
-from agents.interrupts import sigint_deferred, signal_name, stop_signals_held, stop_signals_raise
+from agents.interrupts import sigint_deferred, signal_name, stop_signals_held, stop_signals_raise, stop_words
 from agents.selfplay.backends import make_actor_pool
 from agents.selfplay.checkpoint import check_resumable, new_model, restore_rng
 from agents.selfplay.checkpoint_files import CheckpointFiles, SavesFailingError, first_loadable, resume_candidates
@@ -180,8 +180,7 @@ def main(cfg: DictConfig) -> float:
                 pool.restart_dead()
     except KeyboardInterrupt as interrupt:  # Ctrl-C, or SIGTERM / SIGHUP raised as one (agents.interrupts)
         stopped_by = signal_name(interrupt)
-        print("\ninterrupted: saving a checkpoint" if stopped_by == "SIGINT"
-              else f"\nstopped by {stopped_by}: saving a checkpoint", flush=True)
+        print(f"\n{stop_words(interrupt)}: saving a checkpoint", flush=True)
     except SavesFailingError as failure:
         stopped_by, status = "failed saves", 1
         print(f"\n{failure}", flush=True)
@@ -214,8 +213,14 @@ def main(cfg: DictConfig) -> float:
     # ---- final evaluation ---------------------------------------------------------------------
     score = float("nan")
     if settings.final_eval_deals > 0:
-        results = evaluate_checkpoint(checkpoint_path, settings.final_eval_opponents, settings.final_eval_deals,
-                                      run, settings.eval_workers)
+        try:
+            with stop_signals_raise():
+                results = evaluate_checkpoint(checkpoint_path, settings.final_eval_opponents,
+                                              settings.final_eval_deals, run, settings.eval_workers)
+        except KeyboardInterrupt as interrupt:  # the training is saved: only the final evaluation is skipped
+            print(f"\n{stop_words(interrupt)}: final evaluation skipped; the checkpoint is saved", flush=True)
+            writer.close()
+            return score
         print_evaluation(results, settings.final_eval_deals)
         for opponent, metrics in results.items():
             writer.add_scalar(f"charts/final_level_diff_vs_{opponent}", metrics["level_diff"].value,

@@ -74,6 +74,11 @@ def signal_name(interrupt: KeyboardInterrupt) -> str:
     return interrupt.name if isinstance(interrupt, StopSignal) else "SIGINT"
 
 
+def stop_words(interrupt: KeyboardInterrupt) -> str:
+    """How a stop is announced: ``interrupted`` (Ctrl-C) or ``stopped by SIGTERM`` / ``stopped by SIGHUP``."""
+    return "interrupted" if not isinstance(interrupt, StopSignal) else f"stopped by {interrupt.name}"
+
+
 def exit_status(interrupt: KeyboardInterrupt) -> int:
     """The shell's status for a process ended by the signal: 128 + its number (SIGTERM 143, SIGHUP 129)."""
     return 128 + (interrupt.signum if isinstance(interrupt, StopSignal) else signal.SIGINT)
