@@ -28,6 +28,7 @@ from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
 from agents.dmc.learner import make_optimizer
+from agents.interrupts import StopSignal, exit_status, sigint_deferred, stop_signals_raise, stop_words
 from agents.selfplay.checkpoint import CheckpointError, load_checkpoint, new_model, save_checkpoint
 from agents.selfplay.checkpoint_files import CheckpointFiles, SavesFailingError, first_loadable, resume_candidates
 from agents.selfplay.config import run_config
@@ -386,3 +387,18 @@ def test_evaluation_workers_stop_with_their_parent(tmp_path, fault):
         assert "stopped by SIGTERM: no results written" in job.text
         assert "Traceback" not in job.text
         assert not (out / "results.json").exists()
+
+
+def test_sigterm_and_sighup_raise_a_stop_signal_that_a_deferred_block_holds_until_it_is_whole():
+    steps, before = [], signal.getsignal(signal.SIGTERM)
+    with pytest.raises(StopSignal) as caught, stop_signals_raise(), sigint_deferred():
+        os.kill(os.getpid(), signal.SIGTERM)
+        steps.append("after the signal")  # the block runs to its end first
+    assert steps == ["after the signal"]
+    assert caught.value.signum == signal.SIGTERM and exit_status(caught.value) == 143
+    assert stop_words(caught.value) == "stopped by SIGTERM" and stop_words(KeyboardInterrupt()) == "interrupted"
+    assert signal.getsignal(signal.SIGTERM) == before  # the handlers are back
+    with pytest.raises(StopSignal) as caught, stop_signals_raise():
+        os.kill(os.getpid(), signal.SIGHUP)
+        time.sleep(5)  # the handler raises here, well before the end
+    assert caught.value.signum == signal.SIGHUP and exit_status(caught.value) == 129
