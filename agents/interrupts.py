@@ -21,7 +21,8 @@ batch over. So workers leave the stop signals to the parent, which stops them:
   which the learner ends with its stop event and, past a grace period, SIGKILL).
 
 Inside a learner step, :func:`sigint_deferred` holds every stop signal back until
-the step is whole.
+the step is whole. A stop signal the process was started ignoring (``nohup``'s
+SIGHUP) stays ignored throughout.
 
 A parent that dies without stopping its workers (``kill -9``, the OOM killer, a
 crash in C) must not leave them running as orphans: each worker calls
@@ -89,6 +90,12 @@ def _in_main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
+def _not_ignored(signals: tuple[signal.Signals, ...]) -> list[signal.Signals]:
+    """The signals this process does not ignore: one it was started ignoring (``nohup``'s SIGHUP, a
+    background job's SIGINT) stays ignored, as its starter asked."""
+    return [s for s in signals if signal.getsignal(s) is not signal.SIG_IGN]
+
+
 def _raise_stop(signum: int, frame: object) -> None:
     raise StopSignal(signum)
 
@@ -102,7 +109,7 @@ def stop_signals_raise() -> Iterator[None]:
     if not _in_main_thread():
         yield
         return
-    previous = {s: signal.signal(s, _raise_stop) for s in RAISING_SIGNALS}
+    previous = {s: signal.signal(s, _raise_stop) for s in _not_ignored(RAISING_SIGNALS)}
     try:
         yield
     finally:
@@ -160,7 +167,7 @@ def sigint_deferred() -> Iterator[None]:
         yield
         return
     caught: list[int] = []
-    previous = {s: signal.signal(s, lambda signum, frame: caught.append(signum)) for s in STOP_SIGNALS}
+    previous = {s: signal.signal(s, lambda signum, frame: caught.append(signum)) for s in _not_ignored(STOP_SIGNALS)}
     try:
         yield
     finally:
@@ -187,7 +194,7 @@ def stop_signals_held(message: str) -> Iterator[None]:
     def note(signum: int, frame: object) -> None:
         print(f"\n{signal.Signals(signum).name}: {message}", flush=True)
 
-    previous = {s: signal.signal(s, note) for s in STOP_SIGNALS}
+    previous = {s: signal.signal(s, note) for s in _not_ignored(STOP_SIGNALS)}
     try:
         yield
     finally:

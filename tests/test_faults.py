@@ -431,3 +431,11 @@ def test_sigterm_and_sighup_raise_a_stop_signal_that_a_deferred_block_holds_unti
         os.kill(os.getpid(), signal.SIGHUP)
         time.sleep(5)  # the handler raises here, well before the end
     assert caught.value.signum == signal.SIGHUP and exit_status(caught.value) == 129
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as under nohup: it stays ignored
+    try:
+        with stop_signals_raise(), sigint_deferred():
+            os.kill(os.getpid(), signal.SIGHUP)
+            time.sleep(0.2)
+        assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGHUP, previous)
