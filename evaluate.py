@@ -5,10 +5,16 @@ pair of participants or every pair of a tournament pool, and writes a table
 to the terminal and results.json / results.csv / results.png into the Hydra
 run directory. ``rules=guafeng`` plays the 刮风 rule set (conf/rules/guafeng.yaml)
 on its own deal set.
+
+Stopping: Ctrl-C, SIGTERM or SIGHUP stops the workers and writes no results
+(:mod:`agents.interrupts`); the exit status is 0 after Ctrl-C (as before),
+128 + the signal's number after SIGTERM (143) or SIGHUP (129), as a shell
+reports a process the signal ended.
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import hydra
@@ -21,6 +27,7 @@ from agents.evaluation.duplicate import Settings
 from agents.evaluation.report import print_table, write_chart, write_csv, write_json
 from agents.evaluation.run import evaluate
 from agents.evaluation.tournament import round_robin
+from agents.interrupts import StopSignal, exit_status, stop_signals_raise, stop_words
 from agents.registry import make_agent
 
 
@@ -48,10 +55,13 @@ def main(cfg: DictConfig) -> None:
     deals_file = cfg.deals_file or default_deals_file(int(cfg.seed), rule_set.name)
     deals = load_deals(to_absolute_path(str(deals_file)), int(cfg.seed), int(cfg.num_deals), rule_set)
     try:
-        evaluation = evaluate(pairs, deals, settings, workers=int(cfg.workers), progress=bool(cfg.progress),
-                              tournament=bool(pool), backend=str(cfg.backend), address=cfg.ray_address)
-    except KeyboardInterrupt:  # the workers ignore Ctrl-C (agents.interrupts); leaving the pool ends them
-        print("\ninterrupted: no results written")
+        with stop_signals_raise():  # SIGTERM and SIGHUP stop it as Ctrl-C does
+            evaluation = evaluate(pairs, deals, settings, workers=int(cfg.workers), progress=bool(cfg.progress),
+                                  tournament=bool(pool), backend=str(cfg.backend), address=cfg.ray_address)
+    except KeyboardInterrupt as interrupt:  # the workers leave it to this process; leaving the pool ends them
+        print(f"\n{stop_words(interrupt)}: no results written")
+        if isinstance(interrupt, StopSignal):
+            sys.exit(exit_status(interrupt))
         return
     print_table(evaluation)
     config = OmegaConf.to_container(cfg, resolve=True)

@@ -8,6 +8,11 @@ then print and write the tables, curves and TensorBoard HParams. Bad input
 (no runs, a corrupt snapshot, mixed rules in a group) is reported by name and
 left out; the rest of the report is still written. Exits with status 1 when
 nothing at all could be reported.
+
+Stopping: Ctrl-C, SIGTERM or SIGHUP stops the evaluation workers and writes no
+report; the evaluations finished before it are in each run's cache, so the
+same command continues where it stopped. The exit status is 0 after Ctrl-C,
+128 + the signal's number after SIGTERM (143) or SIGHUP (129).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from agents.ablation.hparams import write_hparams
 from agents.ablation.output import print_report, write_files
 from agents.ablation.runs import Problems, find_runs, group_runs, pick_baseline
 from agents.ablation.summary import summarise
+from agents.interrupts import StopSignal, exit_status, stop_signals_raise, stop_words
 from agents.registry import make_agent
 
 
@@ -63,7 +69,16 @@ def main(cfg: DictConfig) -> None:
 
     # ---- evaluation ---------------------------------------------------------------------------
     grouped = [run for group in groups for run in group.runs]
-    results, counts = evaluate_runs(grouped, spec, problems, use_cache=bool(cfg.cache))
+    try:
+        with stop_signals_raise():  # SIGTERM and SIGHUP stop it as Ctrl-C does
+            results, counts = evaluate_runs(grouped, spec, problems, use_cache=bool(cfg.cache))
+    except KeyboardInterrupt as interrupt:  # the workers leave it to this process; leaving the pool ends them
+        kept = ("; the evaluations finished so far are cached and the same command continues from them"
+                if cfg.cache else "")
+        print(f"\n{stop_words(interrupt)}: no report written{kept}")
+        if isinstance(interrupt, StopSignal):
+            sys.exit(exit_status(interrupt))
+        return
     print(f"evaluations (snapshot x opponent): {counts.evaluated} played now, {counts.cached} from the cache")
 
     # ---- summary and outputs ------------------------------------------------------------------

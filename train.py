@@ -5,12 +5,20 @@ processes), the learning loop (samples in, gradient steps, weights out), the
 logging (TensorBoard, progress bar), checkpoints and evaluation. The moving
 parts live in :mod:`agents.dmc` (the algorithm: tables, learner) and
 :mod:`agents.selfplay` (actors, checkpoints, snapshots, evaluation); this file wires them.
+
+Stopping: Ctrl-C, SIGTERM and SIGHUP finish the learner step under way, stop the
+actors, save ``latest.pt``, print how to resume and exit with status 0
+(:mod:`agents.interrupts`). Status 1: the final checkpoint could not be written,
+or ``train.max_failed_saves`` saves in a row failed
+(:mod:`agents.selfplay.checkpoint_files`).
 """
 
 from __future__ import annotations
 
 import os
 import random
+import shlex
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -25,29 +33,33 @@ from tqdm import tqdm
 
 from agents.dmc.learner import SampleBuffer, make_optimizer, train_step
 from agents.dmc.tables import make_tables
-from agents.interrupts import sigint_deferred
+from agents.interrupts import sigint_deferred, signal_name, stop_signals_held, stop_signals_raise, stop_words
 from agents.selfplay.backends import make_actor_pool
-from agents.selfplay.checkpoint import (
-    check_resumable,
-    load_checkpoint,
-    new_model,
-    restore_rng,
-    save_checkpoint,
-)
+from agents.selfplay.checkpoint import check_resumable, new_model, restore_rng
+from agents.selfplay.checkpoint_files import CheckpointFiles, SavesFailingError, first_loadable, resume_candidates
 from agents.selfplay.config import TrainSettings, run_config
 from agents.selfplay.evaluation import evaluate_checkpoint, print_evaluation
 from agents.selfplay.snapshots import SnapshotKeeper, SnapshotSettings
 
 
-def find_resume_checkpoint(cfg: DictConfig) -> Path:
-    """The checkpoint to resume: ``resume_from``, else the newest ``latest.pt`` of this run name."""
-    if cfg.resume_from:
-        return Path(hydra.utils.to_absolute_path(cfg.resume_from))
+def find_resume_checkpoint(cfg: DictConfig) -> tuple[Path, dict[str, Any]]:
+    """The checkpoint to resume and its state: the newest that loads of ``resume_from`` (a file, with
+    its ``previous.pt``, or a run folder), else of this run name's runs; every file skipped is named."""
     root = Path(hydra.utils.get_original_cwd()) / "outputs" / "train" / cfg.run_name
-    candidates = sorted(root.glob("*/checkpoints/latest.pt"), key=lambda p: p.stat().st_mtime)
+    source = Path(hydra.utils.to_absolute_path(cfg.resume_from)) if cfg.resume_from else None
+    candidates = resume_candidates(source, root)
     if not candidates:
         raise FileNotFoundError(f"resume=true but no checkpoint under {root}; pass resume_from=PATH")
-    return candidates[-1]
+    path, state, skipped = first_loadable(candidates)
+    for skipped_path, reason in skipped:
+        print(f"resume: skipped {skipped_path}: {reason}")
+    return path, state
+
+
+def resume_command(checkpoint: Path) -> str:
+    """The command that continues this run from ``checkpoint``: this run's overrides, plus the resume."""
+    overrides = [o for o in HydraConfig.get().overrides.task if not o.startswith(("resume=", "resume_from="))]
+    return shlex.join(["python", "train.py", *overrides, "resume=true", f"resume_from={checkpoint}"])
 
 
 @hydra.main(version_base=None, config_path="conf", config_name="train")
@@ -57,7 +69,8 @@ def main(cfg: DictConfig) -> float:
     run = run_config(config)
     settings = run.train
     out_dir = Path(HydraConfig.get().runtime.output_dir)
-    checkpoint_path = out_dir / "checkpoints" / "latest.pt"
+    checkpoints = CheckpointFiles(out_dir / "checkpoints", settings.max_failed_saves)
+    checkpoint_path = checkpoints.latest
     snapshot_settings = SnapshotSettings.from_dict(config.get("snapshots"))
     random.seed(run.seed)
     np.random.seed(run.seed)
@@ -72,8 +85,7 @@ def main(cfg: DictConfig) -> float:
     counters: dict[str, float] = {"frames": 0, "episodes": 0, "learner_steps": 0, "samples": 0,
                                   "train_seconds": 0.0, "resumes": 0}
     if cfg.resume:
-        source = find_resume_checkpoint(cfg)
-        state = load_checkpoint(source)
+        source, state = find_resume_checkpoint(cfg)
         model.load_state_dict(check_resumable(state, run, source).state_dict())
         if state.get("optimizer") is not None:
             optimizer.load_state_dict(state["optimizer"])
@@ -91,8 +103,10 @@ def main(cfg: DictConfig) -> float:
     pool = make_actor_pool(config["actors"], run, model, seed_offset=int(counters["resumes"]), make_tables=make_tables)
     snapshots = SnapshotKeeper(out_dir / "checkpoints" / "snapshots", snapshot_settings, counters)
 
-    def save() -> None:
-        save_checkpoint(checkpoint_path, model=model, optimizer=optimizer, config=config, counters=counters)
+    def save() -> bool:
+        """A save during training; False when the disk refused it (the previous checkpoint stays)."""
+        with sigint_deferred():  # a stop signal waits until the file is whole, then stops the run
+            return checkpoints.save(model=model, optimizer=optimizer, config=config, counters=counters)
 
     # ---- the loop -----------------------------------------------------------------------------
     buffer = SampleBuffer()
@@ -106,7 +120,8 @@ def main(cfg: DictConfig) -> float:
     last_eval = "none yet"
     progress = tqdm(total=settings.total_frames, initial=int(counters["frames"]), unit="frame", dynamic_ncols=True,
                     desc="self-play")
-    interrupted = False
+    stopped_by: str | None = None  # the signal that stopped the run, or why it stopped early
+    status = 0
 
     def finished() -> bool:
         if settings.total_frames is not None and counters["frames"] >= settings.total_frames:
@@ -115,70 +130,97 @@ def main(cfg: DictConfig) -> float:
         return settings.total_minutes is not None and minutes >= settings.total_minutes
 
     try:
-        while not finished():
-            batch = pool.get(timeout=1.0)
-            if batch is None:
+        with stop_signals_raise():  # SIGTERM and SIGHUP stop the run as Ctrl-C does
+            while not finished():
+                batch = pool.get(timeout=1.0)
+                if batch is None:
+                    pool.restart_dead()
+                    continue
+                for _ in range(settings.sample_reuse):  # each sample is trained on sample_reuse times, spread out
+                    buffer.add(batch)
+                counters["frames"] += batch.frames
+                counters["episodes"] += batch.episodes
+                window["frames"] += batch.frames
+                window["returns"] += batch.returns
+                window["spreads"] += batch.spreads
+                window["versus"] += batch.returns_vs_teacher
+                window["throws"][0] += batch.throws[0]
+                window["throws"][1] += batch.throws[1]
+                progress.update(batch.frames)
+                while (chunk := buffer.take(settings.batch_size)) is not None:
+                    with sigint_deferred():  # a stop signal lands between steps (counted), never inside one
+                        window["stats"].append(train_step(model, optimizer, chunk, device, settings))
+                        counters["learner_steps"] += 1
+                        counters["samples"] += len(chunk)
+                    if counters["learner_steps"] % settings.sync_every == 0:
+                        pool.publish(model)
+                pool.set_epsilon(settings.epsilon(int(counters["frames"])))
+                pool.set_teacher_share(settings.teacher_share_at(int(counters["frames"])))
+                now = time.time()
+                counters["train_seconds"] = base_seconds + now - start
+                if now - last_log >= settings.log_every_seconds and window["stats"]:
+                    log_window(writer, window, counters, settings, optimizer, progress, last_eval)
+                    window = {"frames": 0, "returns": [], "throws": [0, 0], "stats": [], "spreads": [],
+                              "versus": [], "since": now}
+                    last_log = now
+                snapshots.maybe_save(model, config, counters)
+                if now - last_save >= settings.save_every_minutes * 60:
+                    save()
+                    last_save = now
+                if next_eval is not None and counters["frames"] >= next_eval:
+                    if save():  # the evaluation reads the network from the checkpoint just written
+                        results = evaluate_checkpoint(checkpoint_path, settings.eval_opponents, settings.eval_deals,
+                                                      run, settings.eval_workers)
+                        for opponent, metrics in results.items():
+                            for key in ("hand_win_rate", "level_diff"):
+                                writer.add_scalar(f"charts/{key}_vs_{opponent}", metrics[key].value,
+                                                  int(counters["frames"]))
+                        last_eval = ", ".join(f"{o} {m['level_diff'].value:+.2f}" for o, m in results.items())
+                    next_eval += settings.eval_every_frames
                 pool.restart_dead()
-                continue
-            for _ in range(settings.sample_reuse):  # each sample is trained on sample_reuse times, spread out
-                buffer.add(batch)
-            counters["frames"] += batch.frames
-            counters["episodes"] += batch.episodes
-            window["frames"] += batch.frames
-            window["returns"] += batch.returns
-            window["spreads"] += batch.spreads
-            window["versus"] += batch.returns_vs_teacher
-            window["throws"][0] += batch.throws[0]
-            window["throws"][1] += batch.throws[1]
-            progress.update(batch.frames)
-            while (chunk := buffer.take(settings.batch_size)) is not None:
-                with sigint_deferred():  # a Ctrl-C lands between steps, never inside one (agents.interrupts)
-                    window["stats"].append(train_step(model, optimizer, chunk, device, settings))
-                counters["learner_steps"] += 1
-                counters["samples"] += len(chunk)
-                if counters["learner_steps"] % settings.sync_every == 0:
-                    pool.publish(model)
-            pool.set_epsilon(settings.epsilon(int(counters["frames"])))
-            pool.set_teacher_share(settings.teacher_share_at(int(counters["frames"])))
-            now = time.time()
-            counters["train_seconds"] = base_seconds + now - start
-            if now - last_log >= settings.log_every_seconds and window["stats"]:
-                log_window(writer, window, counters, settings, optimizer, progress, last_eval)
-                window = {"frames": 0, "returns": [], "throws": [0, 0], "stats": [], "spreads": [],
-                          "versus": [], "since": now}
-                last_log = now
-            snapshots.maybe_save(model, config, counters)
-            if now - last_save >= settings.save_every_minutes * 60:
-                save()
-                last_save = now
-            if next_eval is not None and counters["frames"] >= next_eval:
-                save()
-                results = evaluate_checkpoint(checkpoint_path, settings.eval_opponents, settings.eval_deals,
-                                              run, settings.eval_workers)
-                for opponent, metrics in results.items():
-                    for key in ("hand_win_rate", "level_diff"):
-                        writer.add_scalar(f"charts/{key}_vs_{opponent}", metrics[key].value, int(counters["frames"]))
-                last_eval = ", ".join(f"{o} {m['level_diff'].value:+.2f}" for o, m in results.items())
-                next_eval += settings.eval_every_frames
-            pool.restart_dead()
-    except KeyboardInterrupt:
-        interrupted = True
-        print("\ninterrupted: saving a checkpoint")
+    except KeyboardInterrupt as interrupt:  # Ctrl-C, or SIGTERM / SIGHUP raised as one (agents.interrupts)
+        stopped_by = signal_name(interrupt)
+        print(f"\n{stop_words(interrupt)}: saving a checkpoint", flush=True)
+    except SavesFailingError as failure:
+        stopped_by, status = "failed saves", 1
+        print(f"\n{failure}", flush=True)
     finally:
-        progress.close()
-        pool.close()
-        counters["train_seconds"] = base_seconds + time.time() - start
-        save()
-        snapshots.save_final(model, config, counters)
-        writer.flush()
-    print(f"checkpoint: {checkpoint_path} ({int(counters['frames'])} frames, {int(counters['episodes'])} hands, "
-          f"{int(counters['learner_steps'])} learner steps)")
+        with stop_signals_held("already stopping: the actors are stopped and the checkpoint written first"):
+            progress.close()
+            pool.close()
+            counters["train_seconds"] = base_seconds + time.time() - start
+            try:
+                saved = checkpoints.save(model=model, optimizer=optimizer, config=config, counters=counters)
+            except SavesFailingError:
+                saved = False
+            snapshots.save_final(model, config, counters)
+            writer.flush()
+    if saved:
+        print(f"checkpoint: {checkpoint_path} ({int(counters['frames'])} frames, {int(counters['episodes'])} hands, "
+              f"{int(counters['learner_steps'])} learner steps)")
+    else:
+        status = 1
+        print(f"the final checkpoint could not be written: {checkpoints.kept()}", flush=True)
+    if stopped_by is not None:
+        resumable = checkpoints.resume_path()
+        print(f"to resume: {resume_command(resumable)}" if resumable else "nothing saved to resume from", flush=True)
+    if stopped_by is not None or status:  # no final evaluation of a run that did not finish
+        writer.close()
+        if status:
+            sys.exit(status)
+        return float("nan")
 
     # ---- final evaluation ---------------------------------------------------------------------
     score = float("nan")
-    if not interrupted and settings.final_eval_deals > 0:
-        results = evaluate_checkpoint(checkpoint_path, settings.final_eval_opponents, settings.final_eval_deals,
-                                      run, settings.eval_workers)
+    if settings.final_eval_deals > 0:
+        try:
+            with stop_signals_raise():
+                results = evaluate_checkpoint(checkpoint_path, settings.final_eval_opponents,
+                                              settings.final_eval_deals, run, settings.eval_workers)
+        except KeyboardInterrupt as interrupt:  # the training is saved: only the final evaluation is skipped
+            print(f"\n{stop_words(interrupt)}: final evaluation skipped; the checkpoint is saved", flush=True)
+            writer.close()
+            return score
         print_evaluation(results, settings.final_eval_deals)
         for opponent, metrics in results.items():
             writer.add_scalar(f"charts/final_level_diff_vs_{opponent}", metrics["level_diff"].value,

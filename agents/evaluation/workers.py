@@ -15,15 +15,18 @@ from collections.abc import Callable, Iterator, Sequence
 
 from agents.evaluation.deals import Deal
 from agents.evaluation.duplicate import DealResult, Settings, play_deal
-from agents.interrupts import ignore_sigint, sigint_ignored_while_starting
+from agents.interrupts import exit_with_parent, ignore_sigint, sigint_ignored_while_starting
 
 
 def _init_worker() -> None:
-    """Set up a worker process: one torch thread, Ctrl-C left to the parent.
+    """Set up a worker process: one torch thread, Ctrl-C left to the parent, gone with the parent.
 
-    The parent catches ``KeyboardInterrupt`` and ends the pool; a worker taking it
-    too would print a traceback each (:mod:`agents.interrupts`).
+    The parent catches ``KeyboardInterrupt`` (and SIGTERM / SIGHUP, raised as one) and ends
+    the pool, whose terminate sends SIGTERM: so a worker ignores only Ctrl-C, which would
+    print a traceback each. A worker whose parent died (``kill -9``) exits by itself
+    (:mod:`agents.interrupts`).
     """
+    exit_with_parent()
     ignore_sigint()
     # One worker per core: a checkpoint's torch must not start a thread per core in every worker
     # (on a loaded 2-core machine that made evaluations of checkpoints many times slower).

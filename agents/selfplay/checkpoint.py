@@ -1,13 +1,18 @@
 """Checkpoints: one file with weights, optimizer, config, counters and RNG states.
 
-Saved atomically (write then rename) and loaded with
-``torch.load(..., weights_only=True)``: only tensors and plain Python values,
-never arbitrary pickles. A file that is not a ShengjiZero DMC checkpoint, or
-is damaged, raises :class:`CheckpointError` with the reason.
+Saved atomically (write a temporary file, flush it to the disk, then rename) and
+loaded with ``torch.load(..., weights_only=True)``: only tensors and plain Python
+values, never arbitrary pickles. A save that fails (no space, read-only folder,
+permission) raises ``OSError`` and leaves the file it would have replaced, and
+the ``previous`` one, as they were. A file that is not a ShengjiZero DMC
+checkpoint, or is damaged (e.g. truncated), raises :class:`CheckpointError`
+with the reason.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import pickle
 import random
@@ -33,20 +38,66 @@ class CheckpointError(ValueError):
 
 def save_checkpoint(path: str | Path, *, model: torch.nn.Module, optimizer: torch.optim.Optimizer | None,
                     config: dict[str, Any], counters: dict[str, int | float],
-                    rng: dict[str, Any] | None = None) -> Path:
-    """Write a checkpoint atomically; returns its path."""
+                    rng: dict[str, Any] | None = None, previous: str | Path | None = None) -> Path:
+    """Write a checkpoint atomically; returns its path.
+
+    With ``previous``, the checkpoint this one replaces is kept there (the one
+    before it is dropped). At every instant ``path`` holds a whole checkpoint,
+    old or new; an ``OSError`` (disk full, read-only, permission) leaves both
+    files as they were and removes the partial temporary file.
+    """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     state = {
         "format": FORMAT, "version": VERSION,
         "model": {k: v.detach().cpu() for k, v in model.state_dict().items()},
         "optimizer": optimizer.state_dict() if optimizer is not None else None,
         "config": config, "counters": dict(counters), "rng": rng or capture_rng(),
     }
+    data = io.BytesIO()
+    torch.save(state, data)  # in memory: a failing disk then shows up as an OSError with its errno
     tmp = path.with_suffix(path.suffix + ".tmp")
-    torch.save(state, tmp)
-    os.replace(tmp, path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _write_synced(tmp, data.getbuffer())
+        if previous is not None and path.is_file():
+            _keep_as(path, Path(previous))
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        raise
+    _sync_directory(path.parent)
     return path
+
+
+def _write_synced(path: Path, data: memoryview) -> None:
+    """Write ``data`` to ``path`` and flush it to the disk (a rename must never expose a file still in a cache)."""
+    with open(path, "wb") as file:
+        file.write(data)
+        file.flush()
+        os.fsync(file.fileno())
+
+
+def _keep_as(path: Path, previous: Path) -> None:
+    """Make ``previous`` a copy of ``path`` without a moment in which ``path`` is missing (a hard link)."""
+    staged = previous.with_suffix(previous.suffix + ".tmp")
+    staged.unlink(missing_ok=True)
+    try:
+        os.link(path, staged)
+    except OSError:  # a file system without hard links: rename, briefly leaving only previous and the new file
+        os.replace(path, previous)
+        return
+    os.replace(staged, previous)
+
+
+def _sync_directory(directory: Path) -> None:
+    """Flush a folder's entries (the rename) to the disk where the OS allows it."""
+    with contextlib.suppress(OSError, AttributeError):
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def load_checkpoint(path: str | Path) -> dict[str, Any]:
@@ -57,7 +108,9 @@ def load_checkpoint(path: str | Path) -> dict[str, Any]:
     try:
         state = torch.load(path, map_location="cpu", weights_only=True)
     except (RuntimeError, pickle.UnpicklingError, EOFError, zipfile.BadZipFile, OSError, ValueError) as exc:
-        raise CheckpointError(f"checkpoint {path} is corrupt or not a torch file: {exc}") from None
+        first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise CheckpointError(f"checkpoint {path} is truncated, corrupt or not a torch file "
+                              f"({path.stat().st_size} bytes): {first_line}") from None
     if not isinstance(state, dict) or state.get("format") != FORMAT:
         raise CheckpointError(f"{path} is not a ShengjiZero DMC checkpoint (format {FORMAT!r} expected)")
     missing = [k for k in REQUIRED_KEYS if k not in state]

@@ -47,6 +47,7 @@ class TrainSettings:
     eval_workers: int
     log_every_seconds: float
     sample_reuse: int = 1
+    max_failed_saves: int = 3  # saves failing in a row before training stops (agents.selfplay.checkpoint_files)
     # Rule-bot teacher (``action_mode=play`` only); the defaults switch it off, as in older checkpoints.
     warm_start_frames: int = 0
     teacher: str = "none"
@@ -73,6 +74,8 @@ class TrainSettings:
                 raise ValueError(f"train.{name} must be in [0, 1], got {getattr(self, name)!r}")
         if self.total_frames is None and self.total_minutes is None:
             raise ValueError("set train.total_frames or train.total_minutes (or both): training must stop")
+        if not isinstance(self.max_failed_saves, int) or self.max_failed_saves < 1:
+            raise ValueError(f"train.max_failed_saves must be an int >= 1, got {self.max_failed_saves!r}")
         if not isinstance(self.sample_reuse, int) or self.sample_reuse < 1:
             raise ValueError(f"train.sample_reuse must be an int >= 1, got {self.sample_reuse!r}")
         for name in ("warm_start_frames", "teacher_decay_frames"):

@@ -14,6 +14,11 @@ and one is always taken when training ends (also on Ctrl-C), so the last point
 of a curve is the final network. At most ``keep`` are kept: past the cap, the
 interior snapshot whose neighbours are closest together is deleted, so the
 kept ones stay spread over the whole run (the first and the newest always stay).
+
+A snapshot the disk refuses (no space, read-only, permission) is skipped with a
+message and the next one is due a period later: a learning curve with a gap,
+never a stopped run (``latest.pt``'s own failures are counted by
+:mod:`agents.selfplay.checkpoint_files`).
 """
 
 from __future__ import annotations
@@ -131,7 +136,7 @@ class SnapshotKeeper:
         """Take a snapshot if one is due; returns its path or ``None``."""
         if not self.settings.enabled or not self.due(counters):
             return None
-        return self.save(model, config, counters)
+        return self._save_or_skip(model, config, counters)
 
     def save_final(self, model: torch.nn.Module, config: dict[str, Any], counters: dict[str, float]) -> Path | None:
         """The snapshot of the end of training (skipped when one was just taken at these frames)."""
@@ -139,7 +144,17 @@ class SnapshotKeeper:
             return None
         if self.entries and self.entries[-1]["frames"] == int(counters["frames"]):
             return self.directory / self.entries[-1]["file"]
-        return self.save(model, config, counters)
+        return self._save_or_skip(model, config, counters)
+
+    def _save_or_skip(self, model: torch.nn.Module, config: dict[str, Any], counters: dict[str, float]) -> Path | None:
+        """:meth:`save`, or, when the disk refuses, a message and the next period (``None``)."""
+        try:
+            return self.save(model, config, counters)
+        except OSError as error:
+            print(f"\nsnapshot at {int(counters['frames'])} frames not written ({error.strerror or error}); "
+                  "training goes on", flush=True)
+            self._schedule_after(snapshot_tags(counters))
+            return None
 
     def save(self, model: torch.nn.Module, config: dict[str, Any], counters: dict[str, float]) -> Path:
         """Write a snapshot now, update the index, then delete the ones past the cap."""
@@ -152,12 +167,16 @@ class SnapshotKeeper:
             (self.directory / snapshot_name(frames)).unlink(missing_ok=True)
             self.entries = [e for e in self.entries if e["frames"] != frames]
         self._write_index()
+        self._schedule_after(tags)
+        return path
+
+    def _schedule_after(self, tags: dict[str, float]) -> None:
+        """The next snapshot is due a period after the one at ``tags``."""
         if self.settings.every_frames:
             every = self.settings.every_frames
             self.next_frames = (tags["frames"] // every + 1) * every
         if self.settings.every_minutes:
             self.next_seconds = tags["train_seconds"] + 60 * self.settings.every_minutes
-        return path
 
     def _write_index(self) -> None:
         tmp = self.directory / (INDEX + ".tmp")
