@@ -264,9 +264,9 @@ def test_a_guafeng_hand_over_the_websocket() -> None:
     client = TestClient(create_app(WebSettings(seats=("human", "random", "random", "random"), ai_delay=0.0)))
     assert client.get("/api/options").json()["rules"] == "standard"
     assert client.post("/api/games", json={"rules": "nonesuch"}).status_code == 400
-    game = client.post("/api/games", json={"seed": 3, "episode": "hand", "rules": "guafeng"}).json()["id"]
+    created = client.post("/api/games", json={"seed": 3, "episode": "hand", "rules": "guafeng"}).json()
     decisions = []
-    with client.websocket_connect(f"/ws/{game}") as ws:
+    with client.websocket_connect(f"/ws/{created['id']}?token={created['links'][0]['token']}") as ws:
         while True:
             state = until_turn(ws)
             if state["result"]:

@@ -44,14 +44,7 @@ def _trick_json(session: GameSession, leader: int, plays: Iterable[Iterable[int]
 def _seats_json(session: GameSession, perspective: int, viewer: int | None) -> list[dict[str, Any]]:
     hand = session.hand
 
-    def label(seat: int) -> str:
-        if seat == viewer:
-            return "You"
-        if viewer is None:
-            return session.seat_label(seat)
-        return f"{orientation(seat, viewer)} ({display_name(session.seats[seat])})"
-
-    return [{"seat": seat, "label": label(seat), "name": display_name(spec),
+    return [{"seat": seat, "label": session.label_for(viewer, seat), "name": display_name(spec),
              "human": spec == "human", "cards": hand.hand_sizes[seat], "team": team_of(seat),
              "position": POSITIONS[(seat - perspective) % 4], "compass": orientation(seat, perspective),
              "dealer": hand.dealer == seat}
