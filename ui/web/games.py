@@ -88,6 +88,7 @@ class WebGame:
         if self.task is None or self.task.done():
             self.task = asyncio.create_task(self._pump())
         self.wake.set()
+        return seat
 
     def detach(self, socket: WebSocket) -> None:
         """Forget a browser; the AI task stops with the last one (the game stays for a reconnect)."""

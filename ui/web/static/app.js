@@ -555,6 +555,9 @@ async function startGame(event) {
 }
 
 function init() {
+  for (const heading of document.querySelectorAll("#side h3")) {
+    heading.addEventListener("click", () => heading.parentElement.classList.toggle("collapsed"));
+  }
   $("lobby-form").addEventListener("submit", startGame);
   $("rules").addEventListener("change", showRuleOptions);
   $("new-game").addEventListener("click", () => openLobby());
