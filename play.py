@@ -137,15 +137,29 @@ def main(cfg: DictConfig) -> None:
     """Start the chosen interface."""
     configure_search(OmegaConf.to_container(cfg.search, resolve=True))
     rules = OmegaConf.to_container(cfg.rules, resolve=True) or {}
+    try:
+        ruleset = ruleset_from_config(rules)
+    except (TypeError, ValueError) as error:
+        sys.exit(f"play.py: rules: {error}")
     if DEFAULT_AI in _seats(cfg):
-        ai = default_ai(to_absolute_path(cfg.checkpoint_dir), ruleset_from_config(rules).name)
-        print(f"the default AI ({DEFAULT_AI}) is {ai}")
+        print(f"the default AI ({DEFAULT_AI}) is {default_ai(to_absolute_path(cfg.checkpoint_dir), ruleset.name)}")
+    if cfg.ui not in ("terminal", "web"):
+        sys.exit(f"play.py: ui must be 'terminal' or 'web', got {cfg.ui!r}")
+    try:
+        check_setup(cfg, rules)
+    except (ValueError, FileNotFoundError) as error:  # a bad seat, rule option or checkpoint: its message only
+        sys.exit(f"play.py: {error}")
     if cfg.ui == "terminal":
         run_terminal(cfg, rules)
-    elif cfg.ui == "web":
-        run_web(cfg, rules)
     else:
-        sys.exit(f"ui must be 'terminal' or 'web', got {cfg.ui!r}")
+        run_web(cfg, rules)
+
+
+def check_setup(cfg: DictConfig, rules: dict) -> None:
+    """Open the configured table once (seats, rules, checkpoints) so a mistake is one clear line, not a traceback."""
+    seats = resolve_seats(_seats(cfg), to_absolute_path(cfg.checkpoint_dir), ruleset_from_config(rules).name)
+    open_session(seats, seed=0, rules=rules, episode=str(cfg.episode), max_hands=int(cfg.max_hands),
+                 hint_bot=str(cfg.hint_bot))
 
 
 if __name__ == "__main__":

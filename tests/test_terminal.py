@@ -56,6 +56,11 @@ def test_terminal_plays_a_whole_hand(tmp_path: Path) -> None:
             if prompt == "play> " and not illegal_tried:
                 illegal_tried = True
                 _refuses_an_illegal_play(child)
+            if prompt == "play> " and plays == 6:  # the hand's record so far
+                child.sendline("tricks")
+                child.expect(prompt)
+                record = ANSI.sub("", child.before)
+                assert re.search(r"Trick 1: You led .+→\s+won\s+by ", record, re.DOTALL), record
             child.sendline(_first_listed(child, prompt))
             plays += prompt == "play> "
         else:

@@ -91,6 +91,10 @@ def test_full_hand_over_the_websocket(client: TestClient) -> None:
     assert "bury" in actions  # seed 5: our first bid makes us the dealer
     assert state["match"]["over"] and state["logs"] == 1
     assert "Defenders took" in state["result"]["summary"]
+    tricks = state["tricks"]  # the hand's record: every trick, each seat's cards from the leader
+    assert [t["number"] for t in tricks] == list(range(1, len(tricks) + 1)) and tricks[-1]["winner"] in range(4)
+    assert all([p["seat"] for p in t["plays"]] == [(t["leader"] + i) % 4 for i in range(4)] for t in tricks)
+    assert sum(t["points"] for t in tricks) == sum(state["team_points"])
     response = client.get(f"/api/games/{game}/log?hand=1")
     assert response.status_code == 200
     assert "attachment" in response.headers["content-disposition"]

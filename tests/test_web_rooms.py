@@ -182,3 +182,12 @@ def test_every_person_reads_the_table_talk_in_their_own_words() -> None:
     assert not any(m.startswith("South (human)") for m in north)  # seat 2 never reads itself as South
     assert not any(m.startswith("You ") for m in spectator)
     assert any(a != b for a, b in zip(south, north))
+
+
+def test_the_favicon_and_a_one_hand_games_words(client: TestClient) -> None:
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg")
+    room = _room(client, seed=5, episode="hand")
+    with client.websocket_connect(f"/ws/{room['id']}?token={room['links'][0]['token']}") as ws:
+        state = ws.receive_json()
+    assert state["episode"] == "hand" and state["trick_total"] is None  # tricks end when the cards do

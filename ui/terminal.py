@@ -23,7 +23,7 @@ from env.cards import CARD_NAMES, format_cards, parse_cards
 from env.errors import IllegalActionError
 from env.game import Phase
 from ui.guafeng_words import combo_text, fix_text, standing_text
-from ui.narrate import bid_text, cards_text, in_display_order
+from ui.narrate import bid_text, cards_text, in_display_order, trick_lines
 from ui.session import GameSession
 from ui.terminal_view import screen
 
@@ -34,6 +34,7 @@ HELP = """Commands:
   hint                   what the hint bot would do
   t                      draw the table again
   log                    everything that happened this session
+  tricks                 every trick of this hand: who led, each seat's cards, who won, the points
   help                   this text
   q                      quit"""
 
@@ -186,7 +187,11 @@ class TerminalGame:
         elif word == "t":
             self._draw()
         elif word == "log":
-            for text in self.session.messages:
+            for text in self.session.messages_for(self.viewer):
+                self._say(text)
+        elif word == "tricks":
+            lines = trick_lines(self.session.hand, self.session.seat_label)
+            for text in lines or ["No trick has been played in this hand yet."]:
                 self._say(text)
         elif word == "":
             self._say("Type your cards, ? for the legal plays, or help.")

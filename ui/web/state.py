@@ -109,8 +109,8 @@ def state_json(game_id: str, session: GameSession, seat: int | None, selection: 
         SUITS[hand.ctx.trump_suit] if hand.ctx and hand.ctx.trump_suit is not None else None,
         "defender_points": hand.defender_points, "team_points": list(hand.trick_points),
         "layout": _layout_json(hand.ruleset.layout),
-        "trick_number": len(hand.tricks) + 1 if guafeng else min(len(hand.tricks) + 1, hand.ruleset.layout.num_tricks),
-        "trick_total": None if guafeng else hand.ruleset.layout.num_tricks,  # 刮风: leads of many cards
+        "trick_number": len(hand.tricks) + 1, "episode": session.episode,
+        "trick_total": None,  # a hand's tricks are as many as its plays need (multi-card leads end it early)
         "tricks_played": len(hand.tricks),
         "trick": _trick_json(session, hand.leader, hand.trick_plays) if hand.phase == Phase.PLAY else [],
         "last_trick": None, "messages": session.messages_for(seat)[-RECENT_MESSAGES:],
@@ -121,6 +121,9 @@ def state_json(game_id: str, session: GameSession, seat: int | None, selection: 
         "match": {"hands_played": session.match.hands_played, "winner": session.match.winner,
                   "over": session.match_over},
     }
+    state["tricks"] = [{"number": number, "leader": trick.leader, "winner": trick.winner, "points": trick.points,
+                        "plays": _trick_json(session, trick.leader, trick.plays)}
+                       for number, trick in enumerate(hand.tricks, start=1)]  # public: every card was shown
     if hand.tricks:
         last = hand.tricks[-1]
         state["last_trick"] = {"plays": _trick_json(session, last.leader, last.plays), "winner": last.winner,

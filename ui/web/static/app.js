@@ -164,6 +164,19 @@ function drawScore() {
   } else {
     last.append(el("div", "won-by", "none yet"));
   }
+  const history = $("trick-history");
+  history.replaceChildren(...(state.tricks || []).map((trick) => {
+    const item = el("li", "trick-row");
+    item.value = trick.number;
+    for (const play of trick.plays) {
+      const row = el("div", "row" + (play.seat === trick.winner ? " won" : ""));
+      row.append(el("span", "name", shortName(seatByNumber(play.seat)) + (play.seat === trick.leader ? " led" : "")),
+        cardsRow(play.cards, "mini"));
+      item.append(row);
+    }
+    item.append(el("div", "won-by", `won by ${seatByNumber(trick.winner).label}, +${trick.points}`));
+    return item;
+  }));
   const list = $("messages");
   list.replaceChildren(...state.messages.map((m) => el("li", "", m)));
   list.scrollTop = list.scrollHeight;
@@ -314,7 +327,8 @@ function drawPanels() {
   const result = state.result;
   $("result-panel").classList.toggle("hidden", !result);
   if (result) {
-    $("result-title").textContent = state.match.over ? "Match over" : `Hand ${state.hand_number} over`;
+    $("result-title").textContent = state.match.over && state.episode === "match" ? "Match over"
+      : `Hand ${state.hand_number} over`;
     $("result-points").textContent = result.defender_points;
     $("result-kitty-points").textContent = `${result.kitty_points} pts × ${result.kitty_multiplier}` + (result.kitty_text
       ? ` → ${result.kitty_bonus >= 0 ? "+" : ""}${result.kitty_bonus}`  // 刮风: the stage team's 捡底 counts against
