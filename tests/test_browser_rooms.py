@@ -174,3 +174,25 @@ def test_a_25_card_hand_fits_and_every_card_can_be_clicked(browser, server_url: 
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(shot, target)
     page.context.close()
+
+
+def test_big_and_little_jokers_differ_at_every_size(browser, server_url: str) -> None:
+    page = _page(browser)
+    page.goto(server_url)
+    _wait_for_lobby(page)
+    drawn = page.evaluate("""() => ['', 'small', 'mini'].map((size) => ['BJ', 'LJ'].map((name) => {
+      const card = cardEl({c: name, t: true}, size);
+      document.body.append(card);
+      const corner = card.querySelector('.corner');
+      const after = getComputedStyle(corner, '::after').content;
+      const word = size === 'mini' ? after : corner.textContent;
+      const seen = {word, pip: card.querySelector('.pip').textContent, color: getComputedStyle(card).color,
+                    shown: corner.getBoundingClientRect().width > 0};
+      card.remove();
+      return seen;
+    }))""")
+    for big, little in drawn:
+        assert big["shown"] and little["shown"]
+        assert big["word"] != little["word"] and big["pip"] != little["pip"] and big["color"] != little["color"]
+    assert page.errors == []
+    page.context.close()

@@ -34,6 +34,8 @@ GUAFENG = {"ruleset": "guafeng"}
 
 
 def _table(seed: int, **kwargs) -> GuafengSession:
+    # The person follows the greedy bot's hints: the positions these tests were written against.
+    kwargs.setdefault("hint_bot", "greedy")
     session = open_session(SEATS, seed=seed, rules=GUAFENG, episode=kwargs.pop("episode", "hand"), **kwargs)
     assert isinstance(session, GuafengSession)
     return session

@@ -191,3 +191,15 @@ def test_the_favicon_and_a_one_hand_games_words(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/{room['id']}?token={room['links'][0]['token']}") as ws:
         state = ws.receive_json()
     assert state["episode"] == "hand" and state["trick_total"] is None  # tricks end when the cards do
+
+
+def test_the_hint_comes_from_the_expert_bot_by_default() -> None:
+    """The strongest agent that answers within 100 ms (benchmarks/RESULTS.md: 0.14 ms mean, 15 ms at most)."""
+    from agents.bots.expert import ExpertAgent
+
+    session = GameSession(["human", "greedy", "greedy", "greedy"], seed=5, episode="hand")
+    while session.to_act != 0:
+        session.step_ai()
+    session.hint(0)
+    assert isinstance(session._hint_agent, ExpertAgent)
+    assert WebSettings().hint_bot == "expert"

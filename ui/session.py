@@ -76,7 +76,7 @@ class GameSession:
 
     def __init__(self, seats: Sequence[str], seed: int = 0, rules: RuleSet | RuleOptions | dict | None = None,
                  episode: str = "match", max_hands: int = 200, agents: Sequence[Agent | None] | None = None,
-                 hint_bot: str = "greedy"):
+                 hint_bot: str = "expert"):
         ruleset = ruleset_from_config(rules)
         players = ruleset.layout.players
         if len(seats) != players:

@@ -72,7 +72,7 @@ class WebSettings:
     max_hands: int = 200
     rules: dict[str, Any] = field(default_factory=dict)
     checkpoint_dir: str = "checkpoints"
-    hint_bot: str = "greedy"
+    hint_bot: str = "expert"
     ai_delay: float = 0.7
     max_games: int = 64
     database: str | None = None

@@ -59,7 +59,11 @@ function cardEl(card, small) {
   if (name === "BJ" || name === "LJ") {
     node.classList.add("joker");
     if (name === "BJ") node.classList.add("red");
-    node.append(el("span", "corner", "JOKER"), el("span", "pip", name === "BJ" ? "♛" : "♕"));
+    // Told apart by word, colour and crown at every size: BIG (red, ♛) and LITTLE (black, ♕); B / L when mini.
+    const corner = el("span", "corner", name === "BJ" ? "BIG" : "LITTLE");
+    corner.dataset.short = name === "BJ" ? "B" : "L";
+    node.classList.add(name === "BJ" ? "big" : "little");
+    node.append(corner, el("span", "pip", name === "BJ" ? "♛" : "♕"));
     node.title = name === "BJ" ? "big joker (BJ)" : "little joker (LJ)";
     return node;
   }
