@@ -203,3 +203,14 @@ def test_the_hint_comes_from_the_expert_bot_by_default() -> None:
     session.hint(0)
     assert isinstance(session._hint_agent, ExpertAgent)
     assert WebSettings().hint_bot == "expert"
+
+
+def test_a_persons_pass_is_in_their_own_record_only() -> None:
+    session = GameSession(FRIENDS, seed=5, episode="hand")
+    while session.to_act not in (0, 2):
+        session.step_ai()
+    seat = session.to_act
+    told = len(session.messages_for(seat))
+    session.pass_turn(seat)
+    assert session.messages_for(seat)[told:].count("You pass.") == 1
+    assert "You pass." not in session.messages_for(2 - seat) and "You pass." not in session.messages_for(None)

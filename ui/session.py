@@ -260,8 +260,10 @@ class GameSession:
         return None
 
     def pass_turn(self, seat: int) -> None:
-        """A person passes (a bid, a 炒地皮 turn; a rule set's own decision to decline)."""
+        """A person passes (a bid, a 炒地皮 turn; a rule set's own decision to decline); the record tells
+        that person (a pass is no event of the hand, so the table talk would not)."""
         self.bid(seat, None)
+        self._tell_everyone(lambda: self.tell(seat, "You pass."))
 
     def card_options(self, seat: int) -> list[int]:
         """The cards ``seat`` may give as tribute or return now (RULES.md 9; empty otherwise)."""

@@ -216,7 +216,9 @@ class TerminalGame:
         bid = self._parse_bid(line, options, level_rank)
         if bid is False:
             return False
-        return self._decide(session.bid, seat, bid, "You pass." if bid is None else f"You bid {bid_text(bid)}.")
+        if bid is None:  # the session's record says "You pass." (and the table talk says a bid)
+            return self._decide(lambda s, _: session.pass_turn(s), seat, None, None)
+        return self._decide(session.bid, seat, bid, None)
 
     def _hint_or_common(self, seat: int, line: str, name: Callable[[Any], str]) -> bool:
         """Answer ``line`` if it asks for a hint (a bid or fix, named by ``name``) or is a common command;
@@ -227,14 +229,16 @@ class TerminalGame:
             return True
         return self._common(line)
 
-    def _decide(self, apply: Callable[[int, Any], None], seat: int, choice: Any, done: str) -> bool:
-        """Apply a bid or fix ``choice`` (``None``: pass) for ``seat``; say ``done``, or why it is illegal."""
+    def _decide(self, apply: Callable[[int, Any], None], seat: int, choice: Any, done: str | None) -> bool:
+        """Apply a bid or fix ``choice`` (``None``: pass) for ``seat``; say ``done`` (``None``: the session's
+        messages say it), or why it is illegal."""
         try:
             apply(seat, choice)
         except IllegalActionError as error:
             self._say(f"Illegal: {error}", "bold red")
             return False
-        self._say(done)
+        if done is not None:
+            self._say(done)
         return True
 
     def _fix_turn(self, seat: int) -> bool:
