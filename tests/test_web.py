@@ -95,6 +95,9 @@ def test_full_hand_over_the_websocket(client: TestClient) -> None:
     assert [t["number"] for t in tricks] == list(range(1, len(tricks) + 1)) and tricks[-1]["winner"] in range(4)
     assert all([p["seat"] for p in t["plays"]] == [(t["leader"] + i) % 4 for i in range(4)] for t in tricks)
     assert sum(t["points"] for t in tricks) == sum(state["team_points"])
+    assert len(state["my_kitty"]) == state["layout"]["kitty_size"]  # we buried it: we may look at it
+    with client.websocket_connect(f"/ws/{game}") as ws:
+        assert ws.receive_json()["my_kitty"] is None  # a spectator may not
     response = client.get(f"/api/games/{game}/log?hand=1")
     assert response.status_code == 200
     assert "attachment" in response.headers["content-disposition"]

@@ -80,6 +80,10 @@ class GuafengSession(GameSession):
             raise IllegalActionError(f"cannot {'pass' if fix is None else 'fix'} in phase {self.hand.phase.value}")
         self._apply(seat, fix)
 
+    def terminal_commands(self) -> list[str]:
+        """The help line of 扣主 (the terminal's ``fix>`` prompt)."""
+        return ["  1 / p                  fix> : fix with the numbered fix (扣主), or pass"]
+
     def pass_turn(self, seat: int) -> None:
         """A person declines to fix."""
         self.fix(seat, None)

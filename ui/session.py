@@ -345,6 +345,18 @@ class GameSession:
             raise IllegalActionError(self.NO_CARDS.format(phase=self.hand.phase.value))
         return self._apply(seat, kinds) or ()
 
+    def terminal_commands(self) -> list[str]:
+        """The terminal's help lines for this rule set's own decisions (the standard game has none)."""
+        return []
+
+    def kitty_of(self, seat: int | None) -> list[int] | None:
+        """The kitty ``seat`` buried in this hand (``None`` when it buried none, or before the burial): the
+        one who buried it may look at it during the hand; everyone sees it in the result."""
+        hand = self.hand
+        if seat is None or hand.buried_by != seat:
+            return None
+        return list(hand.kitty)
+
     def legal_plays(self, seat: int, max_plays: int = 30) -> MoveList:
         """Legal plays of ``seat`` now (singles, pairs and tractors first for a lead), bounded."""
         return self.view(seat).legal_plays(max_plays)

@@ -29,12 +29,13 @@ from ui.terminal_view import screen
 
 HELP = """Commands:
   SA SA / HT HT H9 ...   play (or bury) these cards: suit S H C D + rank 2-9 T J Q K A (10 ok), LJ, BJ
-  1 / p                  刮风 fix> : fix with the numbered fix (扣主), or pass
   ?                      list legal plays (or the bids you can make)
   hint                   what the hint bot would do
   t                      draw the table again
   log                    everything that happened this session
   tricks                 every trick of this hand: who led, each seat's cards, who won, the points
+  kitty                  the kitty you buried (only its burier sees it before the hand is scored)
+  3                      when playing or burying: the play numbered 3 in the list ? shows
   help                   this text
   q                      quit"""
 
@@ -183,12 +184,19 @@ class TerminalGame:
         """Handle the commands every prompt understands; True when handled."""
         word = line.lower()
         if word == "help":
-            self._say(HELP)
+            first, rest = HELP.split("\n", 2)[:2], HELP.split("\n", 2)[2]
+            self._say("\n".join([*first, *self.session.terminal_commands(), rest]))
         elif word == "t":
             self._draw()
         elif word == "log":
             for text in self.session.messages_for(self.viewer):
                 self._say(text)
+        elif word == "kitty":
+            kitty = self.session.kitty_of(self.viewer)
+            if kitty is None:
+                self._say("The kitty is face down: only the one who buried it sees it before the hand is scored.")
+            else:
+                self._say(f"Your kitty (you buried it): {cards_text(in_display_order(self.session.hand, kitty))}")
         elif word == "tricks":
             lines = trick_lines(self.session.hand, self.session.seat_label)
             for text in lines or ["No trick has been played in this hand yet."]:
@@ -294,6 +302,13 @@ class TerminalGame:
             return False
         if self._common(line):
             return False
+        if line.isdigit():  # a number from the list `?` shows
+            listed = self._listed(seat, prompt)
+            if not 1 <= int(line) <= len(listed):
+                self._say(f"Illegal: {line} is not one of the numbered plays 1-{len(listed)} (? lists them)",
+                          "bold red")
+                return False
+            line = format_cards(listed[int(line) - 1])
         try:
             attempted = parse_cards(line)
             played = session.submit(seat, attempted)
@@ -313,6 +328,15 @@ class TerminalGame:
             self._say(f"You {'lead' if name else 'play'} {cards_text(in_display_order(session.hand, played))}"
                       + (f" ({name})" if name else ""))
         return True
+
+    def _listed(self, seat: int, prompt: str) -> list[list[int]]:
+        """The numbered plays ``?`` lists at ``prompt`` (a burial or 回牌: the hint bot's one)."""
+        session = self.session
+        if prompt in ("tribute", "return"):
+            return [[k] for k in session.card_options(seat)]
+        if prompt in ("bury", "giveback"):
+            return [list(session.hint(seat))]
+        return [list(play) for play in session.legal_plays(seat, self.legal_limit).plays]
 
     def _list_legal(self, seat: int, prompt: str) -> None:
         session = self.session

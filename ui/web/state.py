@@ -118,6 +118,7 @@ def state_json(game_id: str, session: GameSession, seat: int | None, selection: 
         "hands": {str(s): cards_json(session, hand.hand_cards(s)) for s in range(4)} if see_all else {},
         "bid_options": [], "standing_bid": None, "selection": None,
         "result": _result_json(session), "logs": len(session.hand_logs),
+        "my_kitty": None if (kitty := session.kitty_of(seat)) is None else cards_json(session, kitty),
         "match": {"hands_played": session.match.hands_played, "winner": session.match.winner,
                   "over": session.match_over},
     }

@@ -168,6 +168,8 @@ function drawScore() {
   } else {
     last.append(el("div", "won-by", "none yet"));
   }
+  $("my-kitty-box").classList.toggle("hidden", !state.my_kitty);
+  $("my-kitty").replaceChildren(...(state.my_kitty || []).map((c) => cardEl(c, "mini")));
   const history = $("trick-history");
   history.replaceChildren(...(state.tricks || []).map((trick) => {
     const item = el("li", "trick-row");
