@@ -145,6 +145,9 @@ def test_browser_plays_a_complete_hand(page, server_url: str) -> None:
     assert screenshot_taken
     assert plays == 25 and buried == 1  # seed 5: taking the first bid makes us the dealer
     assert "Defenders took" in page.inner_text("#result-summary")
+    assert page.inner_text("#result-title") == "Hand 1 over"  # a one-hand game is no match
+    tricks = page.locator("#trick-history > li")
+    assert tricks.count() >= 15 and tricks.nth(0).locator(".row").count() == 4  # the hand's record, every trick
     href = page.get_attribute("#result-log", "href")
     log = page.request.get(server_url + href).json()
     assert sum(d["action"] == "play" and d["seat"] == 0 for d in log["decisions"]) >= 25

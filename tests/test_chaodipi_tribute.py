@@ -532,12 +532,13 @@ def test_a_tribute_hand_is_played_over_the_websocket():
 
     app = create_app(WebSettings(seats=("human", "greedy", "greedy", "greedy"), ai_delay=0.0, rules=BOTH.to_dict()))
     client = TestClient(app)
-    game_id = client.post("/api/games", json={"seed": 3}).json()["id"]
+    created = client.post("/api/games", json={"seed": 3}).json()
+    game_id, token = created["id"], created["links"][0]["token"]
     session = app.state.games[game_id].session
     session.match.dealer, session.match.tribute_next = 0, True  # we deal a tribute hand: we return two cards
     session.hand = session._deal()
     actions = []
-    with client.websocket_connect(f"/ws/{game_id}") as ws:
+    with client.websocket_connect(f"/ws/{game_id}?token={token}") as ws:
         while True:
             state = until_turn(ws)
             if state["result"]:

@@ -35,6 +35,8 @@ GUAFENG = {"ruleset": "guafeng"}
 
 
 def _table(seed: int, **kwargs) -> GuafengSession:
+    # The person follows the greedy bot's hints: the positions these tests were written against.
+    kwargs.setdefault("hint_bot", "greedy")
     session = open_session(SEATS, seed=seed, rules=GUAFENG, episode=kwargs.pop("episode", "hand"), **kwargs)
     assert isinstance(session, GuafengSession)
     return session
@@ -265,9 +267,9 @@ def test_a_guafeng_hand_over_the_websocket() -> None:
     client = TestClient(create_app(WebSettings(seats=("human", "random", "random", "random"), ai_delay=0.0)))
     assert client.get("/api/options").json()["rules"] == "standard"
     assert client.post("/api/games", json={"rules": "nonesuch"}).status_code == 400
-    game = client.post("/api/games", json={"seed": 3, "episode": "hand", "rules": "guafeng"}).json()["id"]
+    created = client.post("/api/games", json={"seed": 3, "episode": "hand", "rules": "guafeng"}).json()
     decisions = []
-    with client.websocket_connect(f"/ws/{game}") as ws:
+    with client.websocket_connect(f"/ws/{created['id']}?token={created['links'][0]['token']}") as ws:
         while True:
             state = until_turn(ws)
             if state["result"]:

@@ -56,7 +56,15 @@ def test_terminal_plays_a_whole_hand(tmp_path: Path) -> None:
             if prompt == "play> " and not illegal_tried:
                 illegal_tried = True
                 _refuses_an_illegal_play(child)
-            child.sendline(_first_listed(child, prompt))
+            if prompt == "play> " and plays == 6:  # the hand's record so far
+                child.sendline("tricks")
+                child.expect(prompt)
+                record = ANSI.sub("", child.before)
+                assert re.search(r"Trick 1: You led .+→\s+won\s+by ", record, re.DOTALL), record
+            if prompt == "play> " and plays == 3:
+                child.sendline("1")  # the first play `?` lists, by its number
+            else:
+                child.sendline(_first_listed(child, prompt))
             plays += prompt == "play> "
         else:
             child.sendline("")
@@ -84,7 +92,14 @@ def test_terminal_explains_illegal_plays_and_quits(tmp_path: Path) -> None:
     assert "malformed card token 'XX'" in ANSI.sub("", child.before)
     child.sendline("help")
     child.expect(prompt)
-    assert "list legal plays" in child.before
+    assert "list legal plays" in child.before and "fix>" not in child.before  # the standard game has no 扣主
+    child.sendline("kitty")
+    child.expect(prompt)
+    assert "only the one who buried it" in ANSI.sub("", child.before)  # seed 11: we did not bury
+    if prompt == "play> ":
+        child.sendline("999")
+        child.expect(prompt)
+        assert "not one of the numbered plays" in ANSI.sub("", child.before)
     child.sendline("q")
     child.expect(pexpect.EOF)
     child.close()

@@ -31,10 +31,22 @@ def client() -> TestClient:
     return TestClient(app)
 
 
+_SEATS: dict[str, str] = {}
+"""The WebSocket path of each created game's first human seat (its join link's token), by game id."""
+
+
 def _new_game(client: TestClient, **body) -> str:
     response = client.post("/api/games", json=body)
     assert response.status_code == 200, response.text
-    return response.json()["id"]
+    created = response.json()
+    links = created["links"]
+    _SEATS[created["id"]] = f"/ws/{created['id']}?token={links[0]['token']}" if links else f"/ws/{created['id']}"
+    return created["id"]
+
+
+def _seat(game: str) -> str:
+    """Where the browser of the game's first human seat connects (a spectator in watch mode)."""
+    return _SEATS[game]
 
 
 def until_turn(ws) -> dict:
@@ -73,12 +85,19 @@ def _play_hand(ws) -> tuple[dict, list[str]]:
 def test_full_hand_over_the_websocket(client: TestClient) -> None:
     game = _new_game(client, seed=5, episode="hand")
     assert client.get(f"/api/games/{game}/log").status_code == 409  # no finished hand: its log shows every card
-    with client.websocket_connect(f"/ws/{game}") as ws:
+    with client.websocket_connect(_seat(game)) as ws:
         state, actions = _play_hand(ws)
     assert actions.count("play") == 25
     assert "bury" in actions  # seed 5: our first bid makes us the dealer
     assert state["match"]["over"] and state["logs"] == 1
     assert "Defenders took" in state["result"]["summary"]
+    tricks = state["tricks"]  # the hand's record: every trick, each seat's cards from the leader
+    assert [t["number"] for t in tricks] == list(range(1, len(tricks) + 1)) and tricks[-1]["winner"] in range(4)
+    assert all([p["seat"] for p in t["plays"]] == [(t["leader"] + i) % 4 for i in range(4)] for t in tricks)
+    assert sum(t["points"] for t in tricks) == sum(state["team_points"])
+    assert len(state["my_kitty"]) == state["layout"]["kitty_size"]  # we buried it: we may look at it
+    with client.websocket_connect(f"/ws/{game}") as ws:
+        assert ws.receive_json()["my_kitty"] is None  # a spectator may not
     response = client.get(f"/api/games/{game}/log?hand=1")
     assert response.status_code == 200
     assert "attachment" in response.headers["content-disposition"]
@@ -89,7 +108,7 @@ def test_full_hand_over_the_websocket(client: TestClient) -> None:
 
 def test_state_shows_only_our_cards(client: TestClient) -> None:
     game = _new_game(client, seed=1)
-    with client.websocket_connect(f"/ws/{game}") as ws:
+    with client.websocket_connect(_seat(game)) as ws:
         state = ws.receive_json()
     assert state["you"] == 0 and state["hands"] == {}
     assert len(state["hand"]) == state["seats"][0]["cards"]
@@ -118,7 +137,7 @@ BAD_MESSAGES = [
 
 def test_malformed_and_illegal_messages_change_nothing(client: TestClient) -> None:
     game = _new_game(client, seed=5, episode="hand")
-    with client.websocket_connect(f"/ws/{game}") as ws:
+    with client.websocket_connect(_seat(game)) as ws:
         checked_phases = set()
         state = until_turn(ws)
         while len(checked_phases) < 3 and not state["result"]:
@@ -147,7 +166,7 @@ def _send_frame(ws, frame: str | bytes) -> None:
 def test_binary_frames_are_answered_and_the_connection_stays(client: TestClient) -> None:
     """A binary frame is read like a text one: UTF-8 JSON works, anything else gets an error reply."""
     game = _new_game(client, seed=5, episode="hand")
-    with client.websocket_connect(f"/ws/{game}") as ws:
+    with client.websocket_connect(_seat(game)) as ws:
         state = until_turn(ws)
         ws.send_bytes(b'{"type": "state"}')
         assert ws.receive_json() == state
@@ -194,7 +213,7 @@ def _moves_the_game(frame: str | bytes, bids: int) -> bool:
 def test_a_fix_in_a_standard_game_is_refused_with_a_reason(client: TestClient) -> None:
     # 刮风's messages reach every game: a standard one has no fixes and says so (once a server error).
     game = _new_game(client, seed=5, episode="hand")
-    with client.websocket_connect(f"/ws/{game}") as ws:
+    with client.websocket_connect(_seat(game)) as ws:
         state = until_turn(ws)
         ws.send_json({"type": "fix", "index": 0})
         reply = ws.receive_json()
@@ -211,7 +230,7 @@ def test_random_frames_are_answered_and_change_nothing(client: TestClient) -> No
     are answered as usual.
     """
     game = _new_game(client, seed=5, episode="hand")
-    with client.websocket_connect(f"/ws/{game}") as ws:
+    with client.websocket_connect(_seat(game)) as ws:
         state = until_turn(ws)
         assert state["phase"] == "deal" and state["bid_options"]
 
@@ -235,7 +254,7 @@ def test_random_frames_are_answered_and_change_nothing(client: TestClient) -> No
 def test_follow_refuses_cards_that_break_the_duty(client: TestClient) -> None:
     """While following, a card outside every legal play is refused with the rules' reason."""
     game = _new_game(client, seed=5, episode="hand")
-    with client.websocket_connect(f"/ws/{game}") as ws:
+    with client.websocket_connect(_seat(game)) as ws:
         state = until_turn(ws)
         while not (state["phase"] == "play" and state["selection"]["needed"]):
             _act(ws, state)
@@ -255,7 +274,7 @@ def test_follow_refuses_cards_that_break_the_duty(client: TestClient) -> None:
 def test_several_games_at_once(client: TestClient) -> None:
     first, second = _new_game(client, seed=5, episode="hand"), _new_game(client, seed=6, episode="hand")
     assert first != second
-    with client.websocket_connect(f"/ws/{first}") as ws1, client.websocket_connect(f"/ws/{second}") as ws2:
+    with client.websocket_connect(_seat(first)) as ws1, client.websocket_connect(_seat(second)) as ws2:
         state1, state2 = until_turn(ws1), until_turn(ws2)
         assert state1["game"] == first and state2["game"] == second
         _act(ws1, state1)
@@ -268,7 +287,7 @@ def test_several_games_at_once(client: TestClient) -> None:
 
 def test_watch_mode_step_and_auto(client: TestClient) -> None:
     game = _new_game(client, seed=3, episode="hand", watch=True, seats=["random"] * 4)
-    with client.websocket_connect(f"/ws/{game}") as ws:
+    with client.websocket_connect(_seat(game)) as ws:
         state = ws.receive_json()
         assert state["watch"] and state["you"] is None and len(state["hands"]) == 4
         ws.send_json({"type": "step"})
@@ -290,7 +309,7 @@ def test_game_creation_and_connection_are_validated(client: TestClient) -> None:
     assert client.get("/api/games/nope/log").status_code == 404
     game = _new_game(client, seed=1)
     with client.websocket_connect(f"/ws/{game}?seat=1") as ws:
-        assert "not a human seat" in ws.receive_json()["message"]
+        assert "join link" in ws.receive_json()["message"]
     with client.websocket_connect("/ws/nope") as ws:
         assert "no game" in ws.receive_json()["message"]
 

@@ -80,6 +80,10 @@ class GuafengSession(GameSession):
             raise IllegalActionError(f"cannot {'pass' if fix is None else 'fix'} in phase {self.hand.phase.value}")
         self._apply(seat, fix)
 
+    def terminal_commands(self) -> list[str]:
+        """The help line of 扣主 (the terminal's ``fix>`` prompt)."""
+        return ["  1 / p                  fix> : fix with the numbered fix (扣主), or pass"]
+
     def pass_turn(self, seat: int) -> None:
         """A person declines to fix."""
         self.fix(seat, None)
@@ -209,20 +213,26 @@ class GuafengSession(GameSession):
         return played
 
     def _narrate(self) -> None:
-        for seat, text in narrate_guafeng(self.hand, self._event_cursor, self.seat_label):
-            if seat is None:
-                self.messages.append(text)
-            elif self.is_human(seat):
-                self.tell(seat, text)
+        """Write the hand's new events for every reader (:meth:`GameSession._tell_everyone`)."""
+        cursor = self._event_cursor
         self._event_cursor = len(self.hand.events)
 
+        def write() -> None:
+            for seat, text in narrate_guafeng(self.hand, cursor, self.seat_label):
+                if seat is None:
+                    self.messages.append(text)
+                elif self.is_human(seat):
+                    self.tell(seat, text)
+
+        self._tell_everyone(write)
+
     def _after_action(self) -> None:
-        self._narrate()
         if self.hand.phase == GuafengPhase.DONE:
             self.match.record(self.hand)
             self.hand_logs.append(self.hand.to_log())
-            if self.match_over and self.episode == "match":
-                self.messages.append(self.match_result_text())
+        self._narrate()
+        if self.hand.phase == GuafengPhase.DONE and self.match_over and self.episode == "match":
+            self._tell_everyone(lambda: self.messages.append(self.match_result_text()))
 
     def match_result_text(self) -> str:
         """The match's end in one sentence: the levels each team climbed and who wins."""
@@ -243,7 +253,8 @@ class GuafengSession(GameSession):
             if agent is not None:
                 agent.reset(None)
         levels = self.match.team_levels
-        self.messages.append(f"Hand {len(self.hand_logs) + 1} of 刮风: levels {levels[0]} / {levels[1]}; "
-                             f"stage team (台上): {stage_text(self.hand, self.seat_label)}.")
+        self._tell_everyone(lambda: self.messages.append(
+            f"Hand {len(self.hand_logs) + 1} of 刮风: levels {levels[0]} / {levels[1]}; "
+            f"stage team (台上): {stage_text(self.hand, self.seat_label)}."))
         self._narrate()
         return self.hand

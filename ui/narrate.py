@@ -130,6 +130,17 @@ def narrate(hand: Hand, start: int, label: Callable[[int], str]) -> list[str]:
     return lines
 
 
+def trick_lines(hand: Hand, label: Callable[[int], str]) -> list[str]:
+    """The hand's finished tricks, one line each: the number, every seat's cards from the leader, the winner
+    and the points (what the terminal's ``tricks`` prints; the page draws the same record)."""
+    lines = []
+    for number, trick in enumerate(hand.tricks, start=1):
+        plays = "; ".join(f"{label((trick.leader + i) % 4)}{' led' if i == 0 else ''} "
+                          f"{cards_text(in_display_order(hand, play))}" for i, play in enumerate(trick.plays))
+        lines.append(f"Trick {number}: {plays} → won by {label(trick.winner)} (+{trick.points}).")
+    return lines
+
+
 def _trick_number(hand: Hand, event: dict) -> int:
     tricks = [e for e in hand.events if e["type"] == "trick"]
     return next(i for i, e in enumerate(tricks, start=1) if e is event)

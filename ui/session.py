@@ -12,7 +12,7 @@ UI can show the score before :meth:`GameSession.next_hand`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,9 +34,10 @@ from env.standard.view import PlayerView
 from ui.narrate import narrate
 from ui.seats import HUMAN, build_agents, display_name, make_seat_agent, orientation, plays_rule_set
 
-"""Phases where a seat bids or passes (the deal's bidding and a 炒地皮 round)."""
 ONE_CARD_PHASES = (Phase.TRIBUTE, Phase.TRIBUTE_RETURN)
 """Phases where a seat chooses one card (a tribute card, a returned card; RULES.md 9)."""
+TABLE = "table"
+"""The reader of :attr:`GameSession.messages`: the table seen from :attr:`GameSession.perspective` (a terminal)."""
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,7 @@ class GameSession:
 
     def __init__(self, seats: Sequence[str], seed: int = 0, rules: RuleSet | RuleOptions | dict | None = None,
                  episode: str = "match", max_hands: int = 200, agents: Sequence[Agent | None] | None = None,
-                 hint_bot: str = "greedy"):
+                 hint_bot: str = "expert"):
         ruleset = ruleset_from_config(rules)
         players = ruleset.layout.players
         if len(seats) != players:
@@ -100,8 +101,11 @@ class GameSession:
         self.ruleset = ruleset
         self.match = self._new_match(1 if episode == "hand" else max_hands)
         self.hand_logs: list[dict[str, Any]] = []
-        self.messages: list[str] = []
-        self._private: list[tuple[int, int, str]] = []  # (place in messages, seat, text)
+        # The table talk is written once per reader (the table, a spectator, each person), each in its own
+        # words ("You" for the reader's own seat); _viewer is the reader being written for.
+        self._viewer: int | str | None = TABLE
+        self._lines: dict[int | str | None, list[str]] = {key: [] for key in (TABLE, None, *self.humans)}
+        self._private: dict[int | str | None, list[tuple[int, int, str]]] = {key: [] for key in self._lines}
         self.hand = self._deal()
 
     def _new_match(self, max_hands: int) -> Match:
@@ -127,10 +131,21 @@ class GameSession:
         return self.seats[seat] == HUMAN
 
     def seat_label(self, seat: int) -> str:
-        """``"You"`` for the only human, else the compass position (seen from :attr:`perspective`) and the name."""
-        if self.humans == [seat]:
+        """``seat`` named for the reader being written for (:meth:`label_for`); outside narration, for the table:
+        ``"You"`` for the only human, else the compass position (seen from :attr:`perspective`) and the name."""
+        return self.label_for(self._viewer, seat)
+
+    def label_for(self, viewer: int | str | None, seat: int) -> str:
+        """``seat`` as ``viewer`` names it: ``"You"`` for its own seat, else the compass position seen from
+        it and the seat's name. ``viewer`` is a seat, ``None`` (a spectator, seeing from :attr:`perspective`)
+        or :data:`TABLE` (a terminal: "You" for the only human)."""
+        if viewer == TABLE:
+            if self.humans == [seat]:
+                return "You"
+            viewer = None
+        if viewer is not None and seat == viewer:
             return "You"
-        return f"{orientation(seat, self.perspective)} ({display_name(self.seats[seat])})"
+        return f"{orientation(seat, self.perspective if viewer is None else viewer)} ({display_name(self.seats[seat])})"
 
     @property
     def to_act(self) -> int | None:
@@ -166,23 +181,42 @@ class GameSession:
         """What ``seat`` may see now."""
         return self.ruleset.view_of(self.hand, seat)
 
+    @property
+    def messages(self) -> list[str]:
+        """The public table talk in the words of the reader being written for (outside narration: the table's,
+        :data:`TABLE`). Appending to it while narrating (:meth:`_tell_everyone`) writes that reader's copy."""
+        return self._lines[self._viewer]
+
     def messages_for(self, seat: int | None) -> list[str]:
-        """The messages as ``seat`` reads them: the public ones with that seat's private ones in place
-        (``None``: the public ones). The list only grows, so a reader may keep its place in it."""
-        mine = [(place, text) for place, owner, text in self._private if owner == seat]
+        """The messages as ``seat`` reads them, in its own words ("You" is that seat): the public ones with
+        that seat's private ones in place (``None``: a spectator, the public ones). The list only grows, so a
+        reader may keep its place in it."""
+        key = seat if seat is None or seat in self.humans else TABLE
+        lines = self._lines[key]
+        mine = [(place, text) for place, owner, text in self._private[key] if owner == seat]
         if not mine:
-            return list(self.messages)
+            return list(lines)
         merged, start = [], 0
         for place, text in mine:
-            merged.extend(self.messages[start:place])
+            merged.extend(lines[start:place])
             merged.append(text)
             start = place
-        merged.extend(self.messages[start:])
+        merged.extend(lines[start:])
         return merged
 
     def tell(self, seat: int, text: str) -> None:
-        """Add a message only ``seat`` may read (its own cards, a fix it laid)."""
-        self._private.append((len(self.messages), seat, text))
+        """Add a message only ``seat`` may read (its own cards, a fix it laid), in the current reader's copy."""
+        self._private[self._viewer].append((len(self._lines[self._viewer]), seat, text))
+
+    def _tell_everyone(self, write: Callable[[], None]) -> None:
+        """Run ``write`` once per reader of the table talk (it appends to :attr:`messages` and calls
+        :meth:`tell`, naming seats with :meth:`seat_label`), so each reads the news in their own words."""
+        for key in self._lines:
+            self._viewer = key
+            try:
+                write()
+            finally:
+                self._viewer = TABLE
 
     def decision(self, seat: int | None) -> str | None:
         """The kind of decision ``seat`` has now: ``"bid"``, ``"tribute"``, ``"return"``, ``"bury"``,
@@ -229,8 +263,10 @@ class GameSession:
         return None
 
     def pass_turn(self, seat: int) -> None:
-        """A person passes (a bid, a 炒地皮 turn; a rule set's own decision to decline)."""
+        """A person passes (a bid, a 炒地皮 turn; a rule set's own decision to decline); the record tells
+        that person (a pass is no event of the hand, so the table talk would not)."""
         self.bid(seat, None)
+        self._tell_everyone(lambda: self.tell(seat, "You pass."))
 
     def card_options(self, seat: int) -> list[int]:
         """The cards ``seat`` may give as tribute or return now (RULES.md 9; empty otherwise)."""
@@ -312,6 +348,18 @@ class GameSession:
             raise IllegalActionError(self.NO_CARDS.format(phase=self.hand.phase.value))
         return self._apply(seat, kinds) or ()
 
+    def terminal_commands(self) -> list[str]:
+        """The terminal's help lines for this rule set's own decisions (the standard game has none)."""
+        return []
+
+    def kitty_of(self, seat: int | None) -> list[int] | None:
+        """The kitty ``seat`` buried in this hand (``None`` when it buried none, or before the burial): the
+        one who buried it may look at it during the hand; everyone sees it in the result."""
+        hand = self.hand
+        if seat is None or hand.buried_by != seat:
+            return None
+        return list(hand.kitty)
+
     def legal_plays(self, seat: int, max_plays: int = 30) -> MoveList:
         """Legal plays of ``seat`` now (singles, pairs and tractors first for a lead), bounded."""
         return self.view(seat).legal_plays(max_plays)
@@ -371,14 +419,19 @@ class GameSession:
         return played
 
     def _after_action(self) -> None:
-        self.messages.extend(narrate(self.hand, self._event_cursor, self.seat_label))
-        self._event_cursor = len(self.hand.events)
-        if self.hand.phase == Phase.DONE:
-            self.match.record(self.hand)
-            self.hand_logs.append(self.hand.to_log())
-            if self.match.winner is not None:
+        hand, cursor = self.hand, self._event_cursor
+        self._event_cursor = len(hand.events)
+        if hand.phase == Phase.DONE:
+            self.match.record(hand)
+            self.hand_logs.append(hand.to_log())
+
+        def write() -> None:
+            self.messages.extend(narrate(hand, cursor, self.seat_label))
+            if hand.phase == Phase.DONE and self.match.winner is not None:
                 team = " and ".join(self.seat_label(s) for s in (self.match.winner, self.match.winner + 2))
                 self.messages.append(f"Match over: {team} win the match.")
+
+        self._tell_everyone(write)
 
     # ------------------------------------------------------------------ hands
     def _deal(self) -> Hand:
@@ -388,9 +441,13 @@ class GameSession:
             if agent is not None:
                 agent.reset(None)
         self.hand = hand
-        self.messages.append(f"Hand {len(self.hand_logs) + 1}: levels {hand.team_levels[0]} / "
-                             f"{hand.team_levels[1]}, playing level {hand.level}.")
-        self.messages.extend(narrate(hand, 0, self.seat_label))
+
+        def write() -> None:
+            self.messages.append(f"Hand {len(self.hand_logs) + 1}: levels {hand.team_levels[0]} / "
+                                 f"{hand.team_levels[1]}, playing level {hand.level}.")
+            self.messages.extend(narrate(hand, 0, self.seat_label))
+
+        self._tell_everyone(write)
         self._event_cursor = len(hand.events)
         return hand
 
@@ -401,6 +458,31 @@ class GameSession:
         if self.match_over:
             raise IllegalActionError("the match is over")
         return self._deal()
+
+    def decisions(self) -> list[list[dict[str, Any]]]:
+        """Every decision of the match so far, hand by hand (the last list: the hand being played, unless it
+        is over): what :meth:`restore` needs to rebuild the table, as the hands' logs record them."""
+        hands = [list(log["decisions"]) for log in self.hand_logs]
+        if not self.hand_over:
+            hands.append([dict(d) for d in self.hand.decisions])
+        return hands
+
+    def restore(self, hands: Sequence[Sequence[dict[str, Any]]]) -> None:
+        """Bring a newly opened session (same seats, seed, rules and episode) to a stored position: replay
+        ``hands`` (:meth:`decisions`), dealing each next hand on the way. Raises ``ValueError`` when a
+        decision does not apply (the store belongs to another game or version)."""
+        if self.hand.decisions or self.hand_logs:
+            raise ValueError("only a newly opened session can be restored")
+        for number, decisions in enumerate(hands):
+            if number:
+                self.next_hand()
+            for decision in decisions:
+                try:
+                    self.hand.apply_decision(decision)
+                except (IllegalActionError, KeyError, TypeError, ValueError) as error:
+                    raise ValueError(f"hand {number + 1}: stored decision {decision} does not apply: {error}") \
+                        from None
+                self._after_action()
 
     def hand_log(self, index: int = -1) -> dict[str, Any]:
         """The JSON log (``Hand.to_log``) of a finished hand; it shows every card, so only finished hands."""

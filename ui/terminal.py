@@ -23,17 +23,19 @@ from env.core.errors import IllegalActionError
 from env.standard.bidding import Bid
 from env.standard.hand import Phase
 from ui.guafeng_words import combo_text, fix_text, standing_text
-from ui.narrate import bid_text, cards_text, in_display_order
+from ui.narrate import bid_text, cards_text, in_display_order, trick_lines
 from ui.session import GameSession
 from ui.terminal_view import screen
 
 HELP = """Commands:
   SA SA / HT HT H9 ...   play (or bury) these cards: suit S H C D + rank 2-9 T J Q K A (10 ok), LJ, BJ
-  1 / p                  刮风 fix> : fix with the numbered fix (扣主), or pass
   ?                      list legal plays (or the bids you can make)
   hint                   what the hint bot would do
   t                      draw the table again
   log                    everything that happened this session
+  tricks                 every trick of this hand: who led, each seat's cards, who won, the points
+  kitty                  the kitty you buried (only its burier sees it before the hand is scored)
+  3                      when playing or burying: the play numbered 3 in the list ? shows
   help                   this text
   q                      quit"""
 
@@ -182,11 +184,22 @@ class TerminalGame:
         """Handle the commands every prompt understands; True when handled."""
         word = line.lower()
         if word == "help":
-            self._say(HELP)
+            first, rest = HELP.split("\n", 2)[:2], HELP.split("\n", 2)[2]
+            self._say("\n".join([*first, *self.session.terminal_commands(), rest]))
         elif word == "t":
             self._draw()
         elif word == "log":
-            for text in self.session.messages:
+            for text in self.session.messages_for(self.viewer):
+                self._say(text)
+        elif word == "kitty":
+            kitty = self.session.kitty_of(self.viewer)
+            if kitty is None:
+                self._say("The kitty is face down: only the one who buried it sees it before the hand is scored.")
+            else:
+                self._say(f"Your kitty (you buried it): {cards_text(in_display_order(self.session.hand, kitty))}")
+        elif word == "tricks":
+            lines = trick_lines(self.session.hand, self.session.seat_label)
+            for text in lines or ["No trick has been played in this hand yet."]:
                 self._say(text)
         elif word == "":
             self._say("Type your cards, ? for the legal plays, or help.")
@@ -211,7 +224,9 @@ class TerminalGame:
         bid = self._parse_bid(line, options, level_rank)
         if bid is False:
             return False
-        return self._decide(session.bid, seat, bid, "You pass." if bid is None else f"You bid {bid_text(bid)}.")
+        if bid is None:  # the session's record says "You pass." (and the table talk says a bid)
+            return self._decide(lambda s, _: session.pass_turn(s), seat, None, None)
+        return self._decide(session.bid, seat, bid, None)
 
     def _hint_or_common(self, seat: int, line: str, name: Callable[[Any], str]) -> bool:
         """Answer ``line`` if it asks for a hint (a bid or fix, named by ``name``) or is a common command;
@@ -222,14 +237,16 @@ class TerminalGame:
             return True
         return self._common(line)
 
-    def _decide(self, apply: Callable[[int, Any], None], seat: int, choice: Any, done: str) -> bool:
-        """Apply a bid or fix ``choice`` (``None``: pass) for ``seat``; say ``done``, or why it is illegal."""
+    def _decide(self, apply: Callable[[int, Any], None], seat: int, choice: Any, done: str | None) -> bool:
+        """Apply a bid or fix ``choice`` (``None``: pass) for ``seat``; say ``done`` (``None``: the session's
+        messages say it), or why it is illegal."""
         try:
             apply(seat, choice)
         except IllegalActionError as error:
             self._say(f"Illegal: {error}", "bold red")
             return False
-        self._say(done)
+        if done is not None:
+            self._say(done)
         return True
 
     def _fix_turn(self, seat: int) -> bool:
@@ -285,6 +302,13 @@ class TerminalGame:
             return False
         if self._common(line):
             return False
+        if line.isdigit():  # a number from the list `?` shows
+            listed = self._listed(seat, prompt)
+            if not 1 <= int(line) <= len(listed):
+                self._say(f"Illegal: {line} is not one of the numbered plays 1-{len(listed)} (? lists them)",
+                          "bold red")
+                return False
+            line = format_cards(listed[int(line) - 1])
         try:
             attempted = parse_cards(line)
             played = session.submit(seat, attempted)
@@ -304,6 +328,15 @@ class TerminalGame:
             self._say(f"You {'lead' if name else 'play'} {cards_text(in_display_order(session.hand, played))}"
                       + (f" ({name})" if name else ""))
         return True
+
+    def _listed(self, seat: int, prompt: str) -> list[list[int]]:
+        """The numbered plays ``?`` lists at ``prompt`` (a burial or 回牌: the hint bot's one)."""
+        session = self.session
+        if prompt in ("tribute", "return"):
+            return [[k] for k in session.card_options(seat)]
+        if prompt in ("bury", "giveback"):
+            return [list(session.hint(seat))]
+        return [list(play) for play in session.legal_plays(seat, self.legal_limit).plays]
 
     def _list_legal(self, seat: int, prompt: str) -> None:
         session = self.session

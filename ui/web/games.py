@@ -1,9 +1,15 @@
-"""One web game: a :class:`GameSession`, its connected browsers, and the task that plays the AI seats.
+"""One web game: a :class:`GameSession`, its seat tokens, its connected browsers, and the task that plays the AI seats.
 
-Everything a browser sends is checked here (after :mod:`ui.web.protocol`)
-against the session, which raises before it changes anything. AI seats move
-on their own, ``ai_delay`` seconds apart (twice that after a trick, so people
-can see it); in watch mode they wait for ``step`` unless ``auto`` is on.
+Each human seat has a secret token (in its join link); a browser holds a seat
+only through it, and the token is looked up again for every message, so a
+link that no longer holds the seat stops acting at once. A browser without a
+token is a spectator: it sees what the table shows, never a hand (except in
+watch mode, where nobody plays). Everything a browser sends is checked here
+(after :mod:`ui.web.protocol`) against the session, which raises before it
+changes anything. AI seats move on their own, ``ai_delay`` seconds apart
+(twice that after a trick, so people can see it); in watch mode they wait for
+``step`` unless ``auto`` is on. After every change the game is handed to
+``on_change`` (the server's :class:`ui.web.store.GameStore`).
 """
 
 from __future__ import annotations
@@ -11,7 +17,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import WebSocket
@@ -28,12 +36,19 @@ log = logging.getLogger(__name__)
 class WebGame:
     """A game held by the server, shared by every browser connected to it."""
 
-    def __init__(self, game_id: str, session: GameSession, ai_delay: float = 0.7):
+    def __init__(self, game_id: str, session: GameSession, ai_delay: float = 0.7,
+                 tokens: dict[int, str] | None = None, on_change: Callable[[WebGame], None] | None = None):
         self.id = game_id
         self.session = session
         self.ai_delay = ai_delay
+        self.tokens = dict(tokens) if tokens is not None else {seat: new_token() for seat in session.humans}
+        """The secret of each human seat (its join link's key)."""
+        if sorted(self.tokens) != session.humans:
+            raise ValueError(f"tokens for seats {sorted(self.tokens)}, but the human seats are {session.humans}")
+        self.on_change = on_change
         self.lock = asyncio.Lock()
         self.sockets: dict[WebSocket, int | None] = {}
+        self._socket_tokens: dict[WebSocket, str | None] = {}
         self._send_locks: dict[WebSocket, asyncio.Lock] = {}
         self.selections: dict[int, list[int]] = {}
         self.auto = False
@@ -47,19 +62,38 @@ class WebGame:
         """True when no person plays: everyone connected is a spectator with step/auto controls."""
         return not self.session.humans
 
-    # ------------------------------------------------------------------ connections
-    def attach(self, socket: WebSocket, seat: int | None) -> None:
-        """Register a browser (as a seat or a spectator) and make sure the AI task runs."""
+    # ------------------------------------------------------------------ seats and connections
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token holds (``None``: no token, a spectator); raises ``PermissionError`` for a wrong one."""
+        if token is None or token == "":
+            return None
+        for seat, secret in self.tokens.items():
+            if secrets.compare_digest(secret, token):
+                return seat
+        raise PermissionError("this link's seat token does not open a seat of this game "
+                              "(a spectator link has no token)")
+
+    def holders(self, seat: int) -> list[WebSocket]:
+        """The browsers connected to ``seat``."""
+        return [socket for socket, held in self.sockets.items() if held == seat]
+
+    def attach(self, socket: WebSocket, token: str | None) -> int | None:
+        """Register a browser by its link's token (none: a spectator) and make sure the AI task runs;
+        returns its seat. Raises ``PermissionError`` for a token of no seat of this game."""
+        seat = self.seat_of(token)
         self.sockets[socket] = seat
+        self._socket_tokens[socket] = token
         self._send_locks[socket] = asyncio.Lock()
         self.last_active = time.monotonic()
         if self.task is None or self.task.done():
             self.task = asyncio.create_task(self._pump())
         self.wake.set()
+        return seat
 
     def detach(self, socket: WebSocket) -> None:
         """Forget a browser; the AI task stops with the last one (the game stays for a reconnect)."""
         self.sockets.pop(socket, None)
+        self._socket_tokens.pop(socket, None)
         self._send_locks.pop(socket, None)
         self.last_active = time.monotonic()
         if not self.sockets and self.task is not None:
@@ -103,7 +137,7 @@ class WebGame:
     # ------------------------------------------------------------------ messages
     async def handle(self, socket: WebSocket, message: dict[str, Any]) -> None:
         """Apply one validated message from ``socket``; raises ``IllegalActionError`` when not allowed."""
-        seat = self.sockets.get(socket)
+        seat = self.seat_of(self._socket_tokens.get(socket))  # the token again: every message, not the connection
         kind = message["type"]
         self.last_active = time.monotonic()
         if kind == "state":
@@ -115,11 +149,17 @@ class WebGame:
                 await self.send(socket, self._hint(seat))
                 return
         if changed:
-            self.version += 1
+            self.changed()
             await self.broadcast()
             self.wake.set()
         else:
             await self.send_state(socket)
+
+    def changed(self) -> None:
+        """A decision was taken: a new version, and the game is stored (``on_change``)."""
+        self.version += 1
+        if self.on_change is not None:
+            self.on_change(self)
 
     def _apply(self, seat: int | None, kind: str, message: dict[str, Any]) -> bool:
         """Change the game for one message; True when every browser must hear of it."""
@@ -210,5 +250,10 @@ class WebGame:
                         for socket in list(self.sockets):
                             await self.send(socket, {"type": "error", "message": f"AI move failed: {error}"})
                         break
-                    self.version += 1
+                    self.changed()
                 await self.broadcast()
+
+
+def new_token() -> str:
+    """A seat's secret: 128 random bits, URL-safe (``secrets``), so a seat cannot be guessed."""
+    return secrets.token_urlsafe(16)

@@ -2,21 +2,31 @@
 
 Routes:
 
-* ``GET /``: the page (``ui/web/static/index.html``); ``/static/...`` its script and style.
+* ``GET /``: the page (``ui/web/static/index.html``); ``/static/...`` its script and style;
+  ``/favicon.ico`` its icon.
 * ``GET /api/options``: the seat choices a browser may offer and the defaults; checkpoints
   as ``{"name", "label", "frames", "strength"}`` (:mod:`ui.web.checkpoints`).
-* ``POST /api/games``: a new game ``{"seats": [4 specs], "watch": bool, "seed": int|null,
-  "episode": "match"|"hand", "rules": "standard"|"guafeng"}`` (all optional; ``rules`` picks the
-  rule set, with the server's options when it is the server's own) -> ``{"id", "seats"}``.
-* ``GET /api/games``: the games held.
+* ``POST /api/games``: a new room ``{"seats": [4 specs], "watch": bool, "seed": int|null,
+  "episode": "match"|"hand", "rules": "standard"|"guafeng", "options": {RuleOptions name: value}}``
+  (all optional; ``rules`` picks the rule set, with the server's options when it is the server's
+  own; ``options`` are rule options on top) -> ``{"id", "seats", "seed", "links", "spectate"}``:
+  one join link per human seat (``#game=ID&token=T``, its secret token the seat's only key)
+  and a spectator link (``#game=ID``). 503 when the server holds ``max_games`` games all in use.
+* ``GET /api/games``: the games held (ids and seats, never a token).
 * ``GET /api/games/{id}/log?hand=N``: the JSON log of finished hand N (1-based; default the
   last), as a download. Only finished hands: a log shows every card.
-* ``WS /ws/{id}?seat=N``: the game's messages (:mod:`ui.web.protocol`); ``seat`` defaults to
-  the game's first human seat, a spectator without one.
+* ``WS /ws/{id}?token=T``: the game's messages (:mod:`ui.web.protocol`) for the seat the token
+  holds; no token: a spectator (read-only; hands hidden unless nobody plays). A wrong token or
+  an unknown game gets one ``{"type": "error", "fatal": true}`` and the socket is closed (4403,
+  4404). A seat opened again (a reload, another device) moves to the new connection; the old
+  one is told so and closed (4409).
 
 A browser may choose only ``human``, ``ai``, the bot names and the checkpoints found
 in the checkpoint folder, by name: never a path (a checkpoint file can run code), and
 no server path is ever sent to it (seats are shown by name).
+
+With ``WebSettings.database`` set, every game is kept in that SQLite file
+(:mod:`ui.web.store`) after each decision and reopened when the server starts.
 """
 
 from __future__ import annotations
@@ -24,12 +34,14 @@ from __future__ import annotations
 import logging
 import random
 import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from fastapi import Body, FastAPI, HTTPException, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from env.core.errors import IllegalActionError
@@ -39,6 +51,7 @@ from ui.sessions import open_session
 from ui.web.checkpoints import CheckpointChoice, checkpoint_choices, public_seat_name
 from ui.web.games import WebGame
 from ui.web.protocol import ProtocolError, parse_message
+from ui.web.store import GameStore, StoredGame
 
 STATIC = Path(__file__).parent / "static"
 UNEXPECTED = "the server could not handle this message (its log says why)"
@@ -59,9 +72,11 @@ class WebSettings:
     max_hands: int = 200
     rules: dict[str, Any] = field(default_factory=dict)
     checkpoint_dir: str = "checkpoints"
-    hint_bot: str = "greedy"
+    hint_bot: str = "expert"
     ai_delay: float = 0.7
     max_games: int = 64
+    database: str | None = None
+    """The SQLite file the games are kept in (``None``: in memory only, lost with the server)."""
 
 
 def _bots() -> list[str]:
@@ -79,12 +94,28 @@ def _checkpoints(directory: str) -> dict[str, CheckpointChoice]:
 
 
 def create_app(settings: WebSettings | None = None) -> FastAPI:
-    """The app, holding its games in memory."""
+    """The app; its games are kept in ``settings.database`` when set (and reopened from it now)."""
     settings = settings or WebSettings()
-    app = FastAPI(title="ShengjiZero", docs_url=None, redoc_url=None)
+    store = GameStore(settings.database) if settings.database else None
+    if store is not None and store.set_aside:
+        log.warning("%s", store.set_aside)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        for game in list(games.values()):
+            if game.task is not None:
+                game.task.cancel()
+        if store is not None:
+            store.close()
+
+    app = FastAPI(title="ShengjiZero", docs_url=None, redoc_url=None, lifespan=lifespan)
     app.state.settings = settings
+    app.state.store = store
     games: dict[str, WebGame] = {}
     app.state.games = games
+    app.state.not_restored = []
+    """Stored games that could not be reopened: ``(id, reason)`` (left in the database, untouched)."""
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def allowed_specs() -> set[str]:
@@ -94,13 +125,49 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         choices = _checkpoints(settings.checkpoint_dir)
         return [public_seat_name(spec, choices) for spec in specs]
 
-    def game_rules(name: Any) -> dict[str, Any]:
-        """The rules of a new game: the server's, or the defaults of another rule set the browser chose."""
+    def game_rules(name: Any, options: Any) -> dict[str, Any]:
+        """The rules of a new game: the server's, or the defaults of another rule set the browser chose,
+        with the browser's rule options on top (checked by the rule set, whose error names the option)."""
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise HTTPException(400, 'options must be an object of rule options, e.g. {"kitty_multiplier": "linear"}')
         if name is None or name == ruleset_from_config(settings.rules).name:
-            return settings.rules
-        if name not in RULE_SETS:
+            rules = dict(settings.rules)
+        elif name not in RULE_SETS:
             raise HTTPException(400, f"rules must be one of {', '.join(RULE_SETS)}")
-        return {"ruleset": name}
+        else:
+            rules = {"ruleset": name}
+        rules.update(options)
+        try:
+            ruleset_from_config(rules)
+        except (TypeError, ValueError) as error:
+            raise HTTPException(400, f"rule options: {error}") from None
+        return rules
+
+    def keep(game: WebGame, opened: dict[str, Any]) -> None:
+        """Hold a game, stored after every decision when there is a database."""
+        if store is not None:
+            def save(changed: WebGame) -> None:
+                store.save(changed.id, opened, changed.tokens, changed.session.decisions())
+
+            game.on_change = save
+            save(game)
+        games[game.id] = game
+
+    def reopen(stored: StoredGame) -> None:
+        opened = stored.opened
+        session = open_session(opened["seats"], seed=opened["seed"], rules=opened["rules"],
+                               episode=opened["episode"], max_hands=opened["max_hands"], hint_bot=settings.hint_bot)
+        session.restore(stored.hands)
+        keep(WebGame(stored.id, session, opened["ai_delay"], stored.tokens), opened)
+
+    for stored in store.games() if store is not None else ():
+        try:
+            reopen(stored)
+        except Exception as error:  # a game that no longer opens (a checkpoint gone...) stays stored, untouched
+            log.warning("stored game %s not reopened: %s", stored.id, error)
+            app.state.not_restored.append((stored.id, str(error)))
 
     def new_game(body: dict[str, Any]) -> WebGame:
         if not isinstance(body, dict):
@@ -109,7 +176,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         watch = body.get("watch", settings.watch)
         seed = body.get("seed", settings.seed)
         episode = body.get("episode", settings.episode)
-        rules = game_rules(body.get("rules"))
+        rules = game_rules(body.get("rules"), body.get("options"))
         if not isinstance(seats, list) or len(seats) != 4 or not all(isinstance(s, str) for s in seats):
             raise HTTPException(400, "seats must be a list of 4 names")
         if body.get("seats"):  # a browser's choice: names only, checkpoints mapped to their files here
@@ -128,14 +195,17 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
             seats = [DEFAULT_AI if s == HUMAN else s for s in seats]
         specs = resolve_seats(seats, settings.checkpoint_dir, ruleset_from_config(rules).name)
         seed = random.randrange(10**9) if seed is None else seed
+        if not _make_room(games, settings.max_games, store):
+            raise HTTPException(503, f"the server is full: it holds {settings.max_games} games, each with a browser "
+                                     "connected; try again later")
         try:
             session = open_session(specs, seed=seed, rules=rules, episode=episode,
                                    max_hands=settings.max_hands, hint_bot=settings.hint_bot)
         except ValueError as error:  # e.g. a seat whose agent does not play these rules
             raise HTTPException(400, str(error)) from None
-        game = WebGame(uuid.uuid4().hex[:10], session, settings.ai_delay)
-        _make_room(games, settings.max_games)
-        games[game.id] = game
+        game = WebGame(uuid.uuid4().hex[:12], session, settings.ai_delay)
+        keep(game, {"seats": session.seats, "seed": seed, "rules": rules, "episode": episode,
+                    "max_hands": settings.max_hands, "ai_delay": settings.ai_delay})
         return game
 
     @app.get("/", include_in_schema=False)
@@ -147,12 +217,21 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         choices = _checkpoints(settings.checkpoint_dir)
         return {"bots": _bots(), "checkpoints": [c.public() for c in choices.values()],
                 "default_seats": public_seats(list(settings.seats)), "watch": settings.watch,
-                "rules": ruleset_from_config(settings.rules).name, "rule_sets": list(RULE_SETS)}
+                "rules": ruleset_from_config(settings.rules).name, "rule_sets": list(RULE_SETS),
+                "rule_options": ruleset_from_config(settings.rules).options.to_dict()}
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
     @app.post("/api/games")
     def create(body: dict[str, Any] = Body(default_factory=dict)) -> dict[str, Any]:  # noqa: B008 - FastAPI style
         game = new_game(body)
-        return {"id": game.id, "seats": public_seats(game.session.seats), "seed": game.session.seed}
+        session = game.session
+        links = [{"seat": seat, "label": session.label_for(None, seat).split(" (")[0], "token": token,
+                  "link": f"#game={game.id}&token={token}"} for seat, token in sorted(game.tokens.items())]
+        return {"id": game.id, "seats": public_seats(session.seats), "seed": session.seed, "links": links,
+                "spectate": f"#game={game.id}"}
 
     @app.get("/api/games")
     def list_games() -> list[dict[str, Any]]:
@@ -177,13 +256,25 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     async def play(socket: WebSocket, game_id: str) -> None:
         await socket.accept()
         game = games.get(game_id)
-        seat, problem = _seat_of(game, socket.query_params.get("seat"))
-        if game is None or problem:
-            await socket.send_json({"type": "error", "message": problem or f"no game {game_id!r}"})
-            await socket.close(code=4404)
+        if game is None:
+            await _refuse(socket, 4404, f"no game {game_id!r} on this server (it may have ended, or the link is "
+                                        "mistyped)")
             return
-        game.attach(socket, seat)
+        if "seat" in socket.query_params:
+            await _refuse(socket, 4403, "a seat is opened by its join link (its token), not by a seat number")
+            return
         try:
+            seat = game.attach(socket, socket.query_params.get("token"))
+        except PermissionError as error:
+            await _refuse(socket, 4403, str(error))
+            return
+        try:
+            if seat is not None:  # the seat moves to this connection (a reload, another device)
+                for other in game.holders(seat):
+                    if other is not socket:
+                        game.detach(other)
+                        await _refuse(other, 4409, "your seat was opened in another window or device; "
+                                                   "reload this page to take it back here")
             await game.send_state(socket)
             while True:
                 frame = await _receive_frame(socket)
@@ -191,6 +282,9 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
                     await game.handle(socket, parse_message(frame))
                 except (ProtocolError, IllegalActionError) as error:
                     await game.send(socket, {"type": "error", "message": str(error)})
+                except PermissionError as error:  # the token no longer holds a seat
+                    await _refuse(socket, 4403, str(error))
+                    return
                 except Exception:  # a message must never end the connection; the log keeps the bug
                     log.exception("game %s: unexpected error handling %s", game.id, repr(frame)[:200])
                     await game.send(socket, {"type": "error", "message": UNEXPECTED})
@@ -215,22 +309,21 @@ async def _receive_frame(socket: WebSocket) -> str | bytes | None:
     return text if text is not None else message.get("bytes")
 
 
-def _seat_of(game: WebGame | None, text: str | None) -> tuple[int | None, str | None]:
-    """The seat a connection plays (``None``: spectator) and a problem, if any."""
-    if game is None:
-        return None, None
-    humans = game.session.humans
-    if text is None or text == "":
-        return (humans[0] if humans else None), None
-    if text == "watch":
-        return None, None
-    if not text.isdigit() or int(text) not in humans:
-        return None, f"seat {text!r} is not a human seat of this game (human seats: {humans})"
-    return int(text), None
+async def _refuse(socket: WebSocket, code: int, message: str) -> None:
+    """Tell a browser why it cannot go on (the page shows it and opens the lobby), then close."""
+    try:
+        await socket.send_json({"type": "error", "message": message, "fatal": True})
+        await socket.close(code=code)
+    except (RuntimeError, OSError):  # it has gone already
+        pass
 
 
-def _make_room(games: dict[str, WebGame], max_games: int) -> None:
-    """Drop the least recently used unconnected games beyond ``max_games - 1``."""
-    idle = sorted((g for g in games.values() if not g.sockets), key=lambda g: g.last_active)
+def _make_room(games: dict[str, WebGame], max_games: int, store: GameStore | None) -> bool:
+    """Drop the least recently used unconnected games until a new one fits; False when none can go."""
+    idle = sorted((g for g in games.values() if not g.sockets), key=lambda g: (not g.session.match_over,
+                                                                               g.last_active))
     while len(games) >= max_games and idle:
-        games.pop(idle.pop(0).id)
+        dropped = games.pop(idle.pop(0).id)
+        if store is not None:
+            store.delete(dropped.id)
+    return len(games) < max_games

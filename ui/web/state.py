@@ -45,14 +45,7 @@ def _trick_json(session: GameSession, leader: int, plays: Iterable[Iterable[int]
 def _seats_json(session: GameSession, perspective: int, viewer: int | None) -> list[dict[str, Any]]:
     hand = session.hand
 
-    def label(seat: int) -> str:
-        if seat == viewer:
-            return "You"
-        if viewer is None:
-            return session.seat_label(seat)
-        return f"{orientation(seat, viewer)} ({display_name(session.seats[seat])})"
-
-    return [{"seat": seat, "label": label(seat), "name": display_name(spec),
+    return [{"seat": seat, "label": session.label_for(viewer, seat), "name": display_name(spec),
              "human": spec == "human", "cards": hand.hand_sizes[seat], "team": team_of(seat),
              "position": POSITIONS[(seat - perspective) % 4], "compass": orientation(seat, perspective),
              "dealer": hand.dealer == seat}
@@ -117,8 +110,8 @@ def state_json(game_id: str, session: GameSession, seat: int | None, selection: 
         SUITS[hand.ctx.trump_suit] if hand.ctx and hand.ctx.trump_suit is not None else None,
         "defender_points": hand.defender_points, "team_points": list(hand.trick_points),
         "layout": _layout_json(hand.ruleset.layout),
-        "trick_number": len(hand.tricks) + 1 if guafeng else min(len(hand.tricks) + 1, hand.ruleset.layout.num_tricks),
-        "trick_total": None if guafeng else hand.ruleset.layout.num_tricks,  # 刮风: leads of many cards
+        "trick_number": len(hand.tricks) + 1, "episode": session.episode,
+        "trick_total": None,  # a hand's tricks are as many as its plays need (multi-card leads end it early)
         "tricks_played": len(hand.tricks),
         "trick": _trick_json(session, hand.leader, hand.trick_plays) if hand.phase == Phase.PLAY else [],
         "last_trick": None, "messages": session.messages_for(seat)[-RECENT_MESSAGES:],
@@ -126,9 +119,13 @@ def state_json(game_id: str, session: GameSession, seat: int | None, selection: 
         "hands": {str(s): cards_json(session, hand.hand_cards(s)) for s in range(4)} if see_all else {},
         "bid_options": [], "standing_bid": None, "selection": None,
         "result": _result_json(session), "logs": len(session.hand_logs),
+        "my_kitty": None if (kitty := session.kitty_of(seat)) is None else cards_json(session, kitty),
         "match": {"hands_played": session.match.hands_played, "winner": session.match.winner,
                   "over": session.match_over},
     }
+    state["tricks"] = [{"number": number, "leader": trick.leader, "winner": trick.winner, "points": trick.points,
+                        "plays": _trick_json(session, trick.leader, trick.plays)}
+                       for number, trick in enumerate(hand.tricks, start=1)]  # public: every card was shown
     if hand.tricks:
         last = hand.tricks[-1]
         state["last_trick"] = {"plays": _trick_json(session, last.leader, last.plays), "winner": last.winner,

@@ -8,6 +8,8 @@ const $ = (id) => document.getElementById(id);
 
 let socket = null;
 let gameId = null;
+let seatToken = null;      // this browser's seat in the game (from its join link); null: a spectator
+let reconnectTimer = null;
 let state = null;          // the last state drawn
 let queue = [];            // states waiting for an animation to finish
 let animating = false;
@@ -57,7 +59,11 @@ function cardEl(card, small) {
   if (name === "BJ" || name === "LJ") {
     node.classList.add("joker");
     if (name === "BJ") node.classList.add("red");
-    node.append(el("span", "corner", "JOKER"), el("span", "pip", name === "BJ" ? "♛" : "♕"));
+    // Told apart by word, colour and crown at every size: BIG (red, ♛) and LITTLE (black, ♕); B / L when mini.
+    const corner = el("span", "corner", name === "BJ" ? "BIG" : "LITTLE");
+    corner.dataset.short = name === "BJ" ? "B" : "L";
+    node.classList.add(name === "BJ" ? "big" : "little");
+    node.append(corner, el("span", "pip", name === "BJ" ? "♛" : "♕"));
     node.title = name === "BJ" ? "big joker (BJ)" : "little joker (LJ)";
     return node;
   }
@@ -162,6 +168,21 @@ function drawScore() {
   } else {
     last.append(el("div", "won-by", "none yet"));
   }
+  $("my-kitty-box").classList.toggle("hidden", !state.my_kitty);
+  $("my-kitty").replaceChildren(...(state.my_kitty || []).map((c) => cardEl(c, "mini")));
+  const history = $("trick-history");
+  history.replaceChildren(...(state.tricks || []).map((trick) => {
+    const item = el("li", "trick-row");
+    item.value = trick.number;
+    for (const play of trick.plays) {
+      const row = el("div", "row" + (play.seat === trick.winner ? " won" : ""));
+      row.append(el("span", "name", shortName(seatByNumber(play.seat)) + (play.seat === trick.leader ? " led" : "")),
+        cardsRow(play.cards, "mini"));
+      item.append(row);
+    }
+    item.append(el("div", "won-by", `won by ${seatByNumber(trick.winner).label}, +${trick.points}`));
+    return item;
+  }));
   const list = $("messages");
   list.replaceChildren(...state.messages.map((m) => el("li", "", m)));
   list.scrollTop = list.scrollHeight;
@@ -209,6 +230,20 @@ function drawHand() {
   submit.textContent = (selection && labels[selection.action]) || "Play";
   $("clear").disabled = !(selection && selection.cards.length);
   $("hint").disabled = !state.your_turn;
+}
+
+// Once a decision is sent the turn is over here at once: no Play to press twice, no card left raised
+// while the trick animates (the server's next state redraws the hand).
+function leaveTurn() {
+  $("submit").disabled = true;
+  $("clear").disabled = true;
+  $("hint").disabled = true;
+  for (const node of document.querySelectorAll("#hand .card")) {
+    node.classList.remove("playable");
+    if (node.classList.contains("selected")) node.classList.add("sent");
+  }
+  $("prompt").textContent = "";
+  document.body.dataset.yourTurn = "no";
 }
 
 function toggle(name, add) {
@@ -298,7 +333,8 @@ function drawPanels() {
   const result = state.result;
   $("result-panel").classList.toggle("hidden", !result);
   if (result) {
-    $("result-title").textContent = state.match.over ? "Match over" : `Hand ${state.hand_number} over`;
+    $("result-title").textContent = state.match.over && state.episode === "match" ? "Match over"
+      : `Hand ${state.hand_number} over`;
     $("result-points").textContent = result.defender_points;
     $("result-kitty-points").textContent = `${result.kitty_points} pts × ${result.kitty_multiplier}` + (result.kitty_text
       ? ` → ${result.kitty_bonus >= 0 ? "+" : ""}${result.kitty_bonus}`  // 刮风: the stage team's 捡底 counts against
@@ -339,6 +375,8 @@ async function showFinishedTrick(next) {
   state = next;
   drawSeats();
   drawTrick(next.last_trick.plays, next.last_trick.winner);
+  drawHand();
+  leaveTurn();  // the next decision is shown once the trick is collected
   $("trick-note").textContent = `${seatByNumber(next.last_trick.winner).label} win${seatByNumber(next.last_trick.winner).label === "You" ? "" : "s"} +${next.last_trick.points}`;
   await sleep(1100 * pace());
   const trick = $("trick");
@@ -371,6 +409,8 @@ function onMessage(event) {
   if (message.type === "state") {
     queue.push(message);
     pump();
+  } else if (message.type === "error" && message.fatal) {
+    leaveGame(message.message);
   } else if (message.type === "error") {
     toast(message.message);
   } else if (message.type === "hint") {
@@ -386,61 +426,166 @@ function onMessage(event) {
 }
 
 // ------------------------------------------------------------------ connecting and the lobby
-function connect(id, seat) {
+function tokenKey(id) { return `shengjizero.seat.${id}`; }
+
+// A join link (#game=ID&token=T) is read once: the token is kept in this browser (a reload or a dropped
+// connection gets the seat back) and the address bar keeps only #game=ID, so a copied address is a
+// spectator's link, never the seat.
+function connect(id, token) {
   gameId = id;
+  if (token) localStorage.setItem(tokenKey(id), token);
+  seatToken = token || localStorage.getItem(tokenKey(id));
+  history.replaceState(null, "", `#game=${id}`);
   state = null;
   queue = [];
   shownPlays = new Set();
   $("lobby").classList.add("hidden");
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const query = seat === null || seat === undefined ? "" : `?seat=${encodeURIComponent(seat)}`;
-  if (socket) socket.close();
-  const mine = new WebSocket(`${scheme}://${location.host}/ws/${id}${query}`);
-  socket = mine;
-  mine.addEventListener("message", (event) => { if (socket === mine) onMessage(event); });
-  mine.addEventListener("close", () => { if (socket === mine) toast("Disconnected from the table."); });
+  drawRoom();
+  open();
 }
 
-async function openLobby() {
+function open() {
+  clearTimeout(reconnectTimer);
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const query = seatToken ? `?token=${encodeURIComponent(seatToken)}` : "";
+  if (socket) socket.close();
+  const mine = new WebSocket(`${scheme}://${location.host}/ws/${gameId}${query}`);
+  socket = mine;
+  let fatal = false;
+  mine.addEventListener("message", (event) => {
+    if (socket !== mine) return;
+    if (event.data.includes('"fatal"')) fatal = true;
+    onMessage(event);
+  });
+  mine.addEventListener("close", () => {
+    if (socket !== mine || fatal) return;
+    socket = null;
+    toast("Connection to the table lost: reconnecting…");
+    reconnectTimer = setTimeout(open, 1500);  // the seat waits on the server
+  });
+}
+
+// The server refused the table (a bad link, a game it does not hold, the seat opened elsewhere): say why
+// in the lobby.
+function leaveGame(reason) {
+  if (seatToken && /token/.test(reason)) localStorage.removeItem(tokenKey(gameId));
+  const closing = socket;
+  socket = null;
+  if (closing) closing.close();
+  history.replaceState(null, "", location.pathname);
+  gameId = null;
+  state = null;
+  $("room").classList.add("hidden");
+  openLobby(reason);
+}
+
+// The links of a room this browser created (kept with its token), for the people it invites.
+function drawRoom() {
+  const box = $("room");
+  const links = JSON.parse(localStorage.getItem(`shengjizero.links.${gameId}`) || "[]");
+  box.classList.toggle("hidden", !gameId);
+  const list = $("room-links");
+  list.replaceChildren();
+  const base = `${location.origin}${location.pathname}`;
+  for (const link of links) {
+    if (link.token === seatToken) continue;
+    list.append(linkRow(`${link.label} seat (only for the person who sits there)`, base + link.link));
+  }
+  list.append(linkRow("Spectators (watch only)", `${base}#game=${gameId}`));
+}
+
+function linkRow(label, url) {
+  const row = el("li", "link-row");
+  const input = el("input");
+  input.readOnly = true;
+  input.value = url;
+  const copy = el("button", "ghost copy", "Copy");
+  copy.type = "button";
+  copy.addEventListener("click", async () => {
+    input.select();
+    try { await navigator.clipboard.writeText(url); toast("Link copied."); } catch (error) { document.execCommand("copy"); }
+  });
+  row.append(el("span", "link-label", label), input, copy);
+  return row;
+}
+
+const SEAT_NAMES = ["South", "East", "North", "West"];
+
+async function openLobby(notice) {
+  if (state && !state.match.over && !notice && !confirm("Leave this game for the lobby? It stays on the server; "
+    + "its link opens it again.")) return;
+  $("lobby-notice").textContent = notice || "";
+  $("lobby-notice").classList.toggle("hidden", !notice);
   const options = await (await fetch("/api/options")).json();
-  for (const id of ["seat-1", "seat-2"]) {
-    const select = $(id);
+  const defaults = options.default_seats;
+  for (const seat of [0, 1, 2, 3]) {
+    const select = $(`seat-${seat}`);
+    const was = select.value;
     select.replaceChildren();
     // Checkpoints come by name, with a label from their card; the server keeps the file paths.
-    const choices = [["ai", "Default AI"], ...options.bots.map((b) => [b, `${b} bot`]), ...options.checkpoints.map((c) => [c.name, c.label])];
+    const choices = [["human", "Person (gets a join link)"], ["ai", "Default AI"],
+      ...options.bots.map((b) => [b, `${b} bot`]), ...options.checkpoints.map((c) => [c.name, c.label])];
     for (const [value, label] of choices) {
       const option = new Option(label, value);
       option.title = label;  // a narrowed menu cuts long checkpoint labels; hovering shows them whole
       select.append(option);
     }
+    select.value = was || (seat === 0 ? "human" : defaults[seat] === "human" ? "human" : defaults[seat]);
+    if (!select.value) select.value = "ai";
   }
   $("rules").value = options.rules;
+  const rule = options.rule_options || {};
+  $("opt-kitty").value = rule.kitty_multiplier || "exponential";
+  $("opt-throw").value = rule.throw_penalty || 0;
+  $("opt-chaodipi").checked = Boolean(rule.chaodipi);
+  $("opt-tribute").checked = Boolean(rule.tribute);
+  $("opt-twos").checked = Boolean(rule.constant_twos);
+  showRuleOptions();
+  $("lobby-cancel").classList.toggle("hidden", !gameId);
   $("lobby").classList.remove("hidden");
+}
+
+function showRuleOptions() {
+  $("rule-options").classList.toggle("hidden", $("rules").value !== "standard");
+}
+
+function ruleOptions() {
+  if ($("rules").value !== "standard") return {};
+  return { kitty_multiplier: $("opt-kitty").value, throw_penalty: Number($("opt-throw").value || 0),
+    chaodipi: $("opt-chaodipi").checked, tribute: $("opt-tribute").checked, constant_twos: $("opt-twos").checked };
 }
 
 async function startGame(event) {
   event.preventDefault();
   const watch = document.querySelector("input[name=mode]:checked").value === "watch";
-  const partner = $("seat-2").value;
-  const opponents = $("seat-1").value;
+  const seats = [0, 1, 2, 3].map((seat) => $(`seat-${seat}`).value);
   const seed = $("seed").value === "" ? null : Number($("seed").value);
-  const body = { seats: [watch ? partner : "human", opponents, partner, opponents], watch, seed, episode: $("episode").value,
-    rules: $("rules").value };
+  const body = { seats, watch, seed, episode: $("episode").value, rules: $("rules").value, options: ruleOptions() };
   const response = await fetch("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const created = await response.json();
   if (!response.ok) {
-    toast(created.detail || "could not create the game");
+    const detail = typeof created.detail === "string" ? created.detail : "could not create the game";
+    $("lobby-notice").textContent = detail;
+    $("lobby-notice").classList.remove("hidden");
     return;
   }
-  location.hash = `game=${created.id}`;
-  connect(created.id, null);
+  localStorage.setItem(`shengjizero.links.${created.id}`, JSON.stringify(created.links));
+  state = null;
+  connect(created.id, created.links.length ? created.links[0].token : null);  // the creator sits first
 }
 
 function init() {
+  for (const heading of document.querySelectorAll("#side h3")) {
+    heading.addEventListener("click", () => heading.parentElement.classList.toggle("collapsed"));
+  }
   $("lobby-form").addEventListener("submit", startGame);
-  $("new-game").addEventListener("click", openLobby);
+  $("rules").addEventListener("change", showRuleOptions);
+  $("new-game").addEventListener("click", () => openLobby());
+  $("lobby-cancel").addEventListener("click", () => { if (gameId) $("lobby").classList.add("hidden"); });
   $("submit").addEventListener("click", () => {
-    if (state && state.selection) send({ type: state.selection.action, cards: state.selection.cards });
+    if (!(state && state.selection && state.selection.complete)) return;
+    send({ type: state.selection.action, cards: state.selection.cards });
+    leaveTurn();
   });
   $("clear").addEventListener("click", () => send({ type: "select", cards: [] }));
   $("hint").addEventListener("click", () => send({ type: "hint" }));
@@ -449,7 +594,7 @@ function init() {
   $("auto").addEventListener("click", () => send({ type: "auto", on: !(state && state.auto) }));
   const params = new URLSearchParams(location.hash.slice(1));
   if (params.get("game")) {
-    connect(params.get("game"), params.get("seat"));
+    connect(params.get("game"), params.get("token"));
   } else {
     openLobby();
   }
