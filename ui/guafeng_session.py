@@ -19,7 +19,7 @@ from or given back to it, the kitty it takes up) are told to that seat only
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from agents.base import Decision
@@ -31,6 +31,7 @@ from env.guafeng.fixing import Fix
 from env.guafeng.hand import GuafengHand, GuafengPhase
 from env.guafeng.match import GuafengMatch
 from env.guafeng.moves import can_complete_lead, completing_cards, follow_duty
+from ui import guafeng_words
 from ui.guafeng_words import combo_text, narrate_guafeng, stage_text
 from ui.session import GameSession, Selection
 from ui.words import team_text
@@ -233,6 +234,68 @@ class GuafengSession(GameSession):
         self._narrate()
         if self.hand.phase == GuafengPhase.DONE and self.match_over and self.episode == "match":
             self._tell_everyone(lambda: self.messages.append(self.match_result_text()))
+
+    # ------------------------------------------------------------------ 刮风's words (terminal and page)
+    def display_context(self) -> Any:
+        """The context the seats may sort by: the trump mode once it is public, else the level's no-suit order."""
+        return guafeng_words.display_context(self.hand)
+
+    def trump_text(self) -> str:
+        return guafeng_words.trump_text(self.hand)
+
+    def trump_suit_letter(self) -> str | None:
+        return guafeng_words.trump_suit_letter(self.hand)
+
+    def score_text(self, label: Callable[[int], str]) -> str:
+        return guafeng_words.score_text(self.hand, label)
+
+    def kitty_text(self, label: Callable[[int], str]) -> str | None:
+        return guafeng_words.kitty_text(self.hand, label)
+
+    def header_text(self, label: Callable[[int], str]) -> str:
+        """The stage team, the standing fix while fixing, the kitty taker at the burial."""
+        hand = self.hand
+        text = f"\nStage team (台上): {guafeng_words.stage_text(hand, label)}"
+        standing = guafeng_words.standing_text(hand, label)
+        if hand.phase.is_fixing and standing:
+            text += f" · standing fix: {standing}"
+        if hand.kitty_taker is not None and hand.phase == GuafengPhase.KITTY:
+            text += f" · kitty taker: {label(hand.kitty_taker)}"
+        return text
+
+    def trick_counter(self) -> str:
+        """``trick n``: a lead may be of several cards, so the number of tricks is not known in advance."""
+        return f"trick {len(self.hand.tricks) + (not self.hand.finished)}"
+
+    def play_request(self) -> str:
+        """One card first, then one combination (no throws), or a follow of the lead's length."""
+        hand = self.hand
+        if hand.first_lead:
+            return "Lead one card: the first lead of a hand is a single card, and it reveals the trump"
+        if hand.lead is None:
+            return "Lead one combination: a single, pair, tractor, bomb or run"
+        return f"Follow the {combo_text(hand.lead)} with {hand.lead.length} card(s)"
+
+    def rule_state(self, seat: int | None, decision: str | None) -> dict[str, Any]:
+        """The page's record of the fixing and the stage, the 回牌 asked of ``seat``, and its fixes now."""
+        hand = self.hand
+        label = self.seat_label
+        fixes = [{"seat": record.seat, "jokers": [CARD_NAMES[k] for k in record.fix.jokers],
+                  "base_size": len(record.fix.base), "eats": record.eaten} for record in hand.fixes]
+        guafeng = {"stage": guafeng_words.stage_text(hand, label), "stage_team": hand.stage_team,
+                   "standing": guafeng_words.standing_text(hand, label), "fixes": fixes,
+                   "kitty_taker": hand.kitty_taker, "trump_revealed": hand.trump_revealed,
+                   "first_lead": hand.phase == GuafengPhase.PLAY and hand.first_lead,
+                   "lead": combo_text(hand.lead) if hand.lead is not None else None, "give_back": None}
+        if self.decision(seat) == "give_back":
+            guafeng["give_back"] = {"to": hand.give_back_to, "count": hand.give_back_count,
+                                    "constants": hand.give_back_constants, "note": self.give_back_note()}
+        state: dict[str, Any] = {"guafeng": guafeng}
+        if decision == "fix":
+            state["bid_options"] = [{"index": i, "text": guafeng_words.fix_text(f),
+                                     "cards": [CARD_NAMES[k] for k in f.cards]}
+                                    for i, f in enumerate(self.fix_options(seat))]
+        return state
 
     def match_result_text(self) -> str:
         """The match's end in one sentence: the levels each team climbed and who wins."""

@@ -1,6 +1,8 @@
 """Words and card order for the user interfaces: the hand's events as sentences, trump and bids as text.
 
-Shared by the terminal and the web page so both tell the same story. Cards
+Shared by the terminal and the web page so both tell the same story (the standard game's words;
+a session answers for its rule set: :meth:`ui.session.GameSession.trump_text` and the like, 刮风's
+from :mod:`ui.guafeng_words`). Cards
 are ordered with :func:`env.standard.render.sorted_for_display` (trump first, then the
 plain suits, strongest first); while the trump is still being bid, the level
 cards and jokers are already grouped as trump under the standing bid's suit.
@@ -16,24 +18,17 @@ from env.standard.bidding import Bid
 from env.standard.hand import Hand
 from env.standard.render import sorted_for_display
 from env.standard.trump import TrumpContext
-from ui import guafeng_words
 from ui.words import SUIT_WORDS, team_text
 
 
 def display_context(hand: Hand) -> TrumpContext:
-    """The trump context to sort and mark cards by, provisional while bidding (刮风: public only)."""
-    if _is_guafeng(hand):
-        return guafeng_words.display_context(hand)
+    """The trump context to sort and mark cards by, provisional while bidding."""
     if hand.ctx is not None:
         return hand.ctx
     suit = None
     if hand.standing is not None and hand.standing.bid.suit is not None:
         suit = SUITS[hand.standing.bid.suit]
     return hand.ruleset.trump_context(hand.level, suit)
-
-
-def _is_guafeng(hand: Hand) -> bool:
-    return hand.ruleset.name == "guafeng"
 
 
 def in_display_order(hand: Hand, kinds: Iterable[int]) -> list[int]:
@@ -48,8 +43,6 @@ def cards_text(kinds: Iterable[int]) -> str:
 
 def trump_text(hand: Hand) -> str:
     """The trump in words: ``"hearts"``, ``"no trump"``, ``"jokers only"``, or the bid so far."""
-    if _is_guafeng(hand):
-        return guafeng_words.trump_text(hand)
     ctx = hand.ctx
     if ctx is None:
         if hand.standing is None:
@@ -88,8 +81,6 @@ def result_text(result: HandResult, dealer_team: str, defender_team: str) -> str
 
 def score_text(hand: Hand, label: Callable[[int], str]) -> str:
     """The finished hand's score in one sentence, naming the teams with ``label``."""
-    if _is_guafeng(hand):
-        return guafeng_words.score_text(hand, label)
     dealer_team = team_text(hand.dealer, label)
     defender_team = team_text((hand.dealer + 1) % 4, label)
     return result_text(hand.result, dealer_team, defender_team)
@@ -130,13 +121,14 @@ def narrate(hand: Hand, start: int, label: Callable[[int], str]) -> list[str]:
     return lines
 
 
-def trick_lines(hand: Hand, label: Callable[[int], str]) -> list[str]:
-    """The hand's finished tricks, one line each: the number, every seat's cards from the leader, the winner
-    and the points (what the terminal's ``tricks`` prints; the page draws the same record)."""
+def trick_lines(hand, label: Callable[[int], str], order: Callable[[Iterable[int]], list[int]]) -> list[str]:
+    """The hand's finished tricks, one line each: the number, every seat's cards from the leader (in the
+    display ``order`` of the table's rule set), the winner and the points (what the terminal's ``tricks``
+    prints; the page draws the same record)."""
     lines = []
     for number, trick in enumerate(hand.tricks, start=1):
         plays = "; ".join(f"{label((trick.leader + i) % 4)}{' led' if i == 0 else ''} "
-                          f"{cards_text(in_display_order(hand, play))}" for i, play in enumerate(trick.plays))
+                          f"{cards_text(order(play))}" for i, play in enumerate(trick.plays))
         lines.append(f"Trick {number}: {plays} → won by {label(trick.winner)} (+{trick.points}).")
     return lines
 

@@ -12,7 +12,7 @@ UI can show the score before :meth:`GameSession.next_hand`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +20,7 @@ import numpy as np
 
 from agents.base import Agent, Decision
 from env.core.actions import STOP
-from env.core.cards import CARD_NAMES, NUM_KINDS, parse_cards
+from env.core.cards import CARD_NAMES, NUM_KINDS, SUITS, parse_cards
 from env.core.errors import IllegalActionError
 from env.core.moves import MoveList
 from env.core.registry import ruleset_from_config
@@ -29,9 +29,10 @@ from env.standard.actions import PlayComposer, composer_for
 from env.standard.bidding import Bid
 from env.standard.hand import Hand, Phase
 from env.standard.match import Match
+from env.standard.render import sorted_for_display
 from env.standard.variants import RuleOptions
 from env.standard.view import PlayerView
-from ui.narrate import narrate
+from ui.narrate import bid_text, display_context, narrate, score_text, trump_text
 from ui.seats import HUMAN, build_agents, display_name, make_seat_agent, orientation, plays_rule_set
 
 ONE_CARD_PHASES = (Phase.TRIBUTE, Phase.TRIBUTE_RETURN)
@@ -351,6 +352,63 @@ class GameSession:
     def terminal_commands(self) -> list[str]:
         """The terminal's help lines for this rule set's own decisions (the standard game has none)."""
         return []
+
+    # ------------------------------------------------------------------ the rule set's words (terminal and page)
+    def display_context(self) -> Any:
+        """The trump context to sort and mark cards by (provisional while bidding)."""
+        return display_context(self.hand)
+
+    def in_display_order(self, kinds: Iterable[int]) -> list[int]:
+        """Cards grouped by effective suit (trump first) and strongest first."""
+        return sorted_for_display(self.display_context(), list(kinds))
+
+    def trump_text(self) -> str:
+        """The trump in words, or the bid so far."""
+        return trump_text(self.hand)
+
+    def trump_suit_letter(self) -> str | None:
+        """The trump suit's letter for the page's colours (``None``: no suit, or not yet known)."""
+        ctx = self.hand.ctx
+        return SUITS[ctx.trump_suit] if ctx is not None and ctx.trump_suit is not None else None
+
+    def score_text(self, label: Callable[[int], str]) -> str:
+        """The finished hand's score in one sentence, naming the teams with ``label``."""
+        return score_text(self.hand, label)
+
+    def kitty_text(self, label: Callable[[int], str]) -> str | None:
+        """A sentence on the kitty's part in the score, where the rule set has one (the standard game: none)."""
+        return None
+
+    def header_text(self, label: Callable[[int], str]) -> str:
+        """What the table's header says after the level and the trump: the dealer."""
+        return f" · dealer: {label(self.hand.dealer)}" if self.hand.dealer is not None else ""
+
+    def trick_counter(self) -> str:
+        """The trick counter: ``trick n/N`` (every trick takes one card from each hand at least)."""
+        tricks = self.hand.ruleset.layout.num_tricks
+        return f"trick {min(len(self.hand.tricks) + 1, tricks)}/{tricks}"
+
+    def play_request(self) -> str:
+        """What a lead or a follow asks for."""
+        lead = self.hand.lead
+        return "Lead any cards of one suit" if lead is None else f"Play {lead.n} card(s)"
+
+    def rule_state(self, seat: int | None, decision: str | None) -> dict[str, Any]:
+        """The page's record of this rule set's own decisions: the standing bid, the public tribute, the
+        bids ``seat`` may make now."""
+        hand = self.hand
+        state: dict[str, Any] = {}
+        if hand.standing is not None:
+            state["standing_bid"] = {"seat": hand.standing.seat, "text": bid_text(hand.standing.bid)}
+        if hand.tribute_cards:  # public (RULES.md 9)
+            state["tribute_cards"] = [{"seat": g, "card": CARD_NAMES[k]} for g, k in hand.tribute_cards]
+        if hand.phase == Phase.TRIBUTE_RETURN:
+            state["return_to"] = hand.return_to()
+        if decision == "bid":
+            state["bid_options"] = [{"index": i, "text": bid_text(b), "cards": [CARD_NAMES[k] for k in
+                                                                              b.cards(hand.level_rank)]}
+                                    for i, b in enumerate(self.bid_options(seat))]
+        return state
 
     def kitty_of(self, seat: int | None) -> list[int] | None:
         """The kitty ``seat`` buried in this hand (``None`` when it buried none, or before the burial): the

@@ -22,8 +22,8 @@ from env.core.cards import CARD_NAMES, format_cards, parse_cards
 from env.core.errors import IllegalActionError
 from env.standard.bidding import Bid
 from env.standard.hand import Phase
-from ui.guafeng_words import combo_text, fix_text, standing_text
-from ui.narrate import bid_text, cards_text, in_display_order, trick_lines
+from ui.guafeng_words import fix_text, standing_text
+from ui.narrate import bid_text, cards_text, trick_lines
 from ui.session import GameSession
 from ui.terminal_view import screen
 
@@ -123,7 +123,7 @@ class TerminalGame:
         if phase == Phase.PLAY:
             name = session.lead_name(decision) if leading else None
             self._say(f"{session.seat_label(seat)} {'leads' if leading else 'plays'} "
-                      f"{cards_text(in_display_order(session.hand, decision))}" + (f" ({name})" if name else ""))
+                      f"{cards_text(session.in_display_order(decision))}" + (f" ({name})" if name else ""))
         self._news()
         if not self.watching:
             return
@@ -168,17 +168,7 @@ class TerminalGame:
 
     def _play_request(self) -> str:
         """What a play asks: any cards of one suit, or (刮风) one card first, then one combination."""
-        hand = self.session.hand
-        lead = hand.lead
-        if self.session.ruleset.name != "guafeng":
-            need = "Lead any cards of one suit" if lead is None else f"Play {lead.n} card(s)"
-        elif hand.first_lead:
-            need = "Lead one card: the first lead of a hand is a single card, and it reveals the trump"
-        elif lead is None:
-            need = "Lead one combination: a single, pair, tractor, bomb or run"
-        else:
-            need = f"Follow the {combo_text(lead)} with {lead.length} card(s)"
-        return f"{need} (? lists legal plays)"
+        return f"{self.session.play_request()} (? lists legal plays)"
 
     def _common(self, line: str) -> bool:
         """Handle the commands every prompt understands; True when handled."""
@@ -196,9 +186,9 @@ class TerminalGame:
             if kitty is None:
                 self._say("The kitty is face down: only the one who buried it sees it before the hand is scored.")
             else:
-                self._say(f"Your kitty (you buried it): {cards_text(in_display_order(self.session.hand, kitty))}")
+                self._say(f"Your kitty (you buried it): {cards_text(self.session.in_display_order(kitty))}")
         elif word == "tricks":
-            lines = trick_lines(self.session.hand, self.session.seat_label)
+            lines = trick_lines(self.session.hand, self.session.seat_label, self.session.in_display_order)
             for text in lines or ["No trick has been played in this hand yet."]:
                 self._say(text)
         elif word == "":
@@ -298,7 +288,7 @@ class TerminalGame:
         if line.lower() == "hint":
             hint = session.hint(seat)
             hint = [hint] if isinstance(hint, int) else hint  # a tribute or returned card is one card
-            self._say(f"Hint: {format_cards(in_display_order(session.hand, hint))}")
+            self._say(f"Hint: {format_cards(session.in_display_order(hint))}")
             return False
         if self._common(line):
             return False
@@ -316,16 +306,16 @@ class TerminalGame:
             self._say(f"Illegal: {error}", "bold red")
             return False
         if prompt == "bury":
-            self._say(f"You buried {cards_text(in_display_order(session.hand, attempted))}.")
+            self._say(f"You buried {cards_text(session.in_display_order(attempted))}.")
         elif prompt == "giveback":
-            self._say(f"You give back {cards_text(in_display_order(session.hand, attempted))} (回牌).")
+            self._say(f"You give back {cards_text(session.in_display_order(attempted))} (回牌).")
         elif prompt in ("tribute", "return"):
             self._say(f"You {'give' if prompt == 'tribute' else 'return'} {cards_text(attempted)}.")
         else:
             if len(played) < len(attempted):
                 self._say("Your throw failed: it can be beaten.", "bold red")
             name = session.lead_name(played) if len(session.hand.trick_plays) == 1 else None
-            self._say(f"You {'lead' if name else 'play'} {cards_text(in_display_order(session.hand, played))}"
+            self._say(f"You {'lead' if name else 'play'} {cards_text(session.in_display_order(played))}"
                       + (f" ({name})" if name else ""))
         return True
 
@@ -345,18 +335,18 @@ class TerminalGame:
             return
         if prompt == "bury":
             self._say(f"Any {session.hand.ruleset.layout.kitty_size} of your cards; the hint bot would bury:")
-            self._say(f"  1. {format_cards(in_display_order(session.hand, session.hint(seat)))}")
+            self._say(f"  1. {format_cards(session.in_display_order(session.hint(seat)))}")
             return
         if prompt == "giveback":
             addable = session.selection(seat, []).addable
-            self._say(f"You may give: {format_cards(in_display_order(session.hand, addable))}; the hint bot "
+            self._say(f"You may give: {format_cards(session.in_display_order(addable))}; the hint bot "
                       f"would give:")
-            self._say(f"  1. {format_cards(in_display_order(session.hand, session.hint(seat)))}")
+            self._say(f"  1. {format_cards(session.in_display_order(session.hint(seat)))}")
             return
         moves = session.legal_plays(seat, self.legal_limit)
         self._say("Legal plays:" if not moves.truncated else f"Legal plays (the first {len(moves.plays)}):")
         for i, play in enumerate(moves.plays, start=1):
-            self._say(f"  {i}. {format_cards(in_display_order(session.hand, play))}")
+            self._say(f"  {i}. {format_cards(session.in_display_order(play))}")
 
     # ------------------------------------------------------------------ between hands
     def _hand_over(self) -> None:
@@ -364,7 +354,7 @@ class TerminalGame:
         self._news()
         hand = session.hand
         burier = hand.dealer if hand.buried_by is None else hand.buried_by
-        self._say(f"Kitty ({session.seat_label(burier)} buried): {cards_text(in_display_order(hand, hand.kitty))}")
+        self._say(f"Kitty ({session.seat_label(burier)} buried): {cards_text(session.in_display_order(hand.kitty))}")
         levels = session.match.team_levels
         me = session.perspective
         self._say(f"Levels now: {session.seat_label(me)} & partner {levels[me % 2]}, "

@@ -16,9 +16,6 @@ from rich.text import Text
 from env.core.cards import BIG_JOKER, LITTLE_JOKER, display_card, suit_of
 from env.core.hand_base import team_of
 from env.core.suits import EFFECTIVE_SUIT_NAMES, TRUMP
-from env.standard.hand import Phase
-from ui.guafeng_words import stage_text, standing_text
-from ui.narrate import display_context, in_display_order, trump_text
 from ui.session import GameSession
 
 _RED_SUITS = (1, 3)  # hearts, diamonds
@@ -40,9 +37,9 @@ def card_text(kind: int, trump: bool = False) -> Text:
 
 def cards_line(session: GameSession, kinds: Iterable[int]) -> Text:
     """Cards in display order, space separated."""
-    ctx = display_context(session.hand)
+    ctx = session.display_context()
     line = Text()
-    for i, kind in enumerate(in_display_order(session.hand, kinds)):
+    for i, kind in enumerate(session.in_display_order(kinds)):
         if i:
             line.append(" ")
         line.append_text(card_text(kind, ctx.is_trump[kind]))
@@ -52,7 +49,7 @@ def cards_line(session: GameSession, kinds: Iterable[int]) -> Text:
 def hand_panel(session: GameSession, seat: int, title: str | None = None) -> Panel:
     """A seat's hand, one line per effective suit (trump first), strongest first."""
     hand = session.hand
-    ctx = display_context(hand)
+    ctx = session.display_context()
     kinds = hand.hand_cards(seat)
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="dim", no_wrap=True)
@@ -79,7 +76,7 @@ def _seat_cell(session: GameSession, seat: int) -> Text:
     if seat == session.to_act:
         text.append(" ◀ to act", style="yellow")
     text.append("\n")
-    if hand.phase == Phase.PLAY and hand.leader is not None:
+    if hand.in_play and hand.leader is not None:
         index = (seat - hand.leader) % 4
         if index < len(hand.trick_plays):
             text.append_text(cards_line(session, hand.trick_plays[index]))
@@ -102,17 +99,8 @@ def _header(session: GameSession) -> Text:
     me = session.perspective
     text = Text()
     text.append(f"Hand {session.hand_number}", style="bold")
-    text.append(f" · level {hand.level} · trump: {trump_text(hand)}")
-    guafeng = session.ruleset.name == "guafeng"
-    if guafeng:
-        text.append(f"\nStage team (台上): {stage_text(hand, session.seat_label)}")
-        standing = standing_text(hand, session.seat_label)
-        if hand.phase.is_fixing and standing:
-            text.append(f" · standing fix: {standing}")
-        if hand.kitty_taker is not None and hand.phase == Phase.KITTY:
-            text.append(f" · kitty taker: {session.seat_label(hand.kitty_taker)}")
-    elif hand.dealer is not None:
-        text.append(f" · dealer: {session.seat_label(hand.dealer)}")
+    text.append(f" · level {hand.level} · trump: {session.trump_text()}")
+    text.append(session.header_text(session.seat_label))
     text.append("\n")
     ours, theirs = _team(session, me), _team(session, (me + 1) % 4)
     text.append(f"Levels: {ours} {hand.team_levels[team_of(me)]}  |  {theirs} "
@@ -120,11 +108,7 @@ def _header(session: GameSession) -> Text:
     if hand.dealer is not None:
         defenders = _team(session, (hand.dealer + 1) % 4)
         text.append(f"Defenders ({defenders}): {hand.defender_points} points", style="bold green")
-        tricks = hand.ruleset.layout.num_tricks
-        if guafeng:  # a lead may be of several cards: the number of tricks is not known in advance
-            text.append(f"  ·  trick {len(hand.tricks) + (hand.phase != Phase.DONE)}")
-        else:
-            text.append(f"  ·  trick {min(len(hand.tricks) + 1, tricks)}/{tricks}")
+        text.append(f"  ·  {session.trick_counter()}")
         text.append(f"  ·  points won: {ours} {hand.trick_points[team_of(me)]}, "
                     f"{theirs} {hand.trick_points[1 - team_of(me)]}")
     return text

@@ -26,7 +26,6 @@ from fastapi import WebSocket
 
 from env.core.cards import CARD_NAMES
 from env.core.errors import IllegalActionError
-from env.standard.hand import Phase
 from ui.session import GameSession, Selection
 from ui.web.state import CARD_DECISIONS, state_json
 
@@ -223,7 +222,7 @@ class WebGame:
         session = self.session
         if session.ai_to_act and (not self.watch or self.auto):
             hand = session.hand
-            trick_just_won = hand.phase == Phase.PLAY and not hand.trick_plays and hand.tricks
+            trick_just_won = hand.in_play and not hand.trick_plays and hand.tricks
             return self.ai_delay * (2 if trick_just_won else 1)
         if self.watch and self.auto and session.hand_over and not session.match_over:
             return self.ai_delay * 5

@@ -16,12 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from env.core.cards import CARD_NAMES, SUITS
+from env.core.cards import CARD_NAMES
 from env.core.hand_base import team_of
 from env.core.layout import DealLayout
-from env.standard.hand import Phase
-from ui.guafeng_words import combo_text, fix_text, kitty_text, stage_text, standing_text, trump_suit_letter
-from ui.narrate import bid_text, display_context, in_display_order, score_text, trump_text
 from ui.seats import display_name, orientation
 from ui.session import GameSession, Selection
 
@@ -34,8 +31,8 @@ RECENT_MESSAGES = 8
 
 def cards_json(session: GameSession, kinds: Iterable[int]) -> list[dict[str, Any]]:
     """Cards in display order as ``{"c": name, "t": is_trump}``."""
-    ctx = display_context(session.hand)
-    return [{"c": CARD_NAMES[k], "t": bool(ctx.is_trump[k])} for k in in_display_order(session.hand, kinds)]
+    ctx = session.display_context()
+    return [{"c": CARD_NAMES[k], "t": bool(ctx.is_trump[k])} for k in session.in_display_order(kinds)]
 
 
 def _trick_json(session: GameSession, leader: int, plays: Iterable[Iterable[int]]) -> list[dict[str, Any]]:
@@ -66,28 +63,7 @@ def _result_json(session: GameSession) -> dict[str, Any] | None:
             "kitty": cards_json(session, session.hand.kitty), "kitty_points": result.kitty_points,
             "kitty_multiplier": result.kitty_multiplier, "kitty_bonus": result.kitty_bonus,
             "winner": result.winner, "levels": result.levels, "next_dealer": result.next_dealer,
-            "summary": score_text(session.hand, session.seat_label),
-            "kitty_text": kitty_text(session.hand, session.seat_label) if _guafeng(session) else None}
-
-
-def _guafeng(session: GameSession) -> bool:
-    return session.ruleset.name == "guafeng"
-
-
-def _guafeng_json(session: GameSession, seat: int | None) -> dict[str, Any]:
-    """The public fixing and stage of a 刮风 hand, and the 回牌 asked of ``seat``."""
-    hand = session.hand
-    label = session.seat_label
-    fixes = [{"seat": record.seat, "jokers": [CARD_NAMES[k] for k in record.fix.jokers],
-              "base_size": len(record.fix.base), "eats": record.eaten} for record in hand.fixes]
-    state = {"stage": stage_text(hand, label), "stage_team": hand.stage_team, "standing": standing_text(hand, label),
-             "fixes": fixes, "kitty_taker": hand.kitty_taker, "trump_revealed": hand.trump_revealed,
-             "first_lead": hand.phase == "play" and hand.first_lead,
-             "lead": combo_text(hand.lead) if hand.lead is not None else None, "give_back": None}
-    if session.decision(seat) == "give_back":
-        state["give_back"] = {"to": hand.give_back_to, "count": hand.give_back_count,
-                              "constants": hand.give_back_constants, "note": session.give_back_note()}
-    return state
+            "summary": session.score_text(session.seat_label), "kitty_text": session.kitty_text(session.seat_label)}
 
 
 def state_json(game_id: str, session: GameSession, seat: int | None, selection: Selection | None,
@@ -98,7 +74,6 @@ def state_json(game_id: str, session: GameSession, seat: int | None, selection: 
     see_all = not session.humans
     your_turn = seat is not None and session.to_act == seat and session.is_human(seat)
     decision = session.decision(seat) if your_turn else None
-    guafeng = _guafeng(session)
     state: dict[str, Any] = {
         "type": "state", "game": game_id, "version": version, "you": seat, "watch": see_all, "auto": auto,
         "phase": hand.phase.value, "to_act": session.to_act, "your_turn": your_turn, "decision": decision,
@@ -106,14 +81,13 @@ def state_json(game_id: str, session: GameSession, seat: int | None, selection: 
         "hand_number": session.hand_number, "seats": _seats_json(session, perspective, seat),
         "dealer": hand.dealer, "level": hand.level, "team_levels": list(session.match.team_levels),
         "hand_team_levels": list(hand.team_levels),
-        "trump": trump_text(hand), "trump_suit": trump_suit_letter(hand) if guafeng else
-        SUITS[hand.ctx.trump_suit] if hand.ctx and hand.ctx.trump_suit is not None else None,
+        "trump": session.trump_text(), "trump_suit": session.trump_suit_letter(),
         "defender_points": hand.defender_points, "team_points": list(hand.trick_points),
         "layout": _layout_json(hand.ruleset.layout),
         "trick_number": len(hand.tricks) + 1, "episode": session.episode,
         "trick_total": None,  # a hand's tricks are as many as its plays need (multi-card leads end it early)
         "tricks_played": len(hand.tricks),
-        "trick": _trick_json(session, hand.leader, hand.trick_plays) if hand.phase == Phase.PLAY else [],
+        "trick": _trick_json(session, hand.leader, hand.trick_plays) if hand.in_play else [],
         "last_trick": None, "messages": session.messages_for(seat)[-RECENT_MESSAGES:],
         "hand": cards_json(session, hand.hand_cards(seat)) if seat is not None else [],
         "hands": {str(s): cards_json(session, hand.hand_cards(s)) for s in range(4)} if see_all else {},
@@ -130,22 +104,7 @@ def state_json(game_id: str, session: GameSession, seat: int | None, selection: 
         last = hand.tricks[-1]
         state["last_trick"] = {"plays": _trick_json(session, last.leader, last.plays), "winner": last.winner,
                                "points": last.points}
-    if guafeng:
-        state["guafeng"] = _guafeng_json(session, seat)
-        if decision == "fix":
-            state["bid_options"] = [{"index": i, "text": fix_text(f), "cards": [CARD_NAMES[k] for k in f.cards]}
-                                    for i, f in enumerate(session.fix_options(seat))]
-    else:
-        if hand.standing is not None:
-            state["standing_bid"] = {"seat": hand.standing.seat, "text": bid_text(hand.standing.bid)}
-        if hand.tribute_cards:  # public (RULES.md 9)
-            state["tribute_cards"] = [{"seat": g, "card": CARD_NAMES[k]} for g, k in hand.tribute_cards]
-        if hand.phase == Phase.TRIBUTE_RETURN:
-            state["return_to"] = hand.return_to()
-        if decision == "bid":
-            state["bid_options"] = [{"index": i, "text": bid_text(b), "cards": [CARD_NAMES[k] for k in
-                                                                              b.cards(hand.level_rank)]}
-                                    for i, b in enumerate(session.bid_options(seat))]
+    state.update(session.rule_state(seat, decision))
     if decision in CARD_DECISIONS and selection is not None:
         state["selection"] = {"cards": [CARD_NAMES[k] for k in selection.cards],
                               "addable": [CARD_NAMES[k] for k in selection.addable],
