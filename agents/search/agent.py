@@ -18,7 +18,13 @@ At each play decision with a real choice:
 5. the best mean wins, but a play other than the prior's must beat it by
    ``min_advantage_se`` standard errors of the paired difference: the same
    worlds and rollout seeds serve every candidate (common random numbers), so
-   the difference is measured, not guessed, and noise does not overturn the prior.
+   the difference is measured, not guessed, and noise does not overturn the prior;
+6. optionally (``recheck_worlds`` > 0) the re-check: a play other than the
+   prior's that won is played again against the prior's on fresh worlds
+   (shared by both, with shared rollout seeds) and kept only when the lower
+   confidence bound of the paired difference, ``mean - recheck_z * se``, is
+   above 0; else the prior's play is returned. The winner of a search is the
+   best of several noisy means, so it is biased upwards; fresh worlds are not.
 
 Bids and the kitty burial are the prior's. A decision always returns a legal
 play: the prior's when time runs out before the first world is complete.
@@ -57,6 +63,9 @@ class SearchConfig:
     rollout: str = "expert"
     points_weight: float = 1.0
     min_advantage_se: float = 1.0
+    recheck_worlds: int = 0
+    recheck_z: float = 1.645
+    recheck_time: float = 0.5
 
     def __post_init__(self) -> None:
         if not (isinstance(self.time_budget, int | float) and self.time_budget > 0):
@@ -73,6 +82,15 @@ class SearchConfig:
             raise ValueError(f"search.points_weight must be a number >= 0, got {self.points_weight!r}")
         if not isinstance(self.min_advantage_se, int | float) or self.min_advantage_se < 0:
             raise ValueError(f"search.min_advantage_se must be a number >= 0, got {self.min_advantage_se!r}")
+        if not isinstance(self.recheck_worlds, int) or isinstance(self.recheck_worlds, bool) or \
+                self.recheck_worlds < 0:
+            raise ValueError(f"search.recheck_worlds must be an integer >= 0, got {self.recheck_worlds!r}")
+        if self.recheck_worlds == 1:
+            raise ValueError("search.recheck_worlds must be 0 (off) or at least 2 (a bound needs a spread)")
+        if not isinstance(self.recheck_z, int | float) or self.recheck_z < 0:
+            raise ValueError(f"search.recheck_z must be a number >= 0, got {self.recheck_z!r}")
+        if not (isinstance(self.recheck_time, int | float) and self.recheck_time > 0):
+            raise ValueError(f"search.recheck_time must be a positive number of seconds, got {self.recheck_time!r}")
 
     @classmethod
     def from_dict(cls, options: dict[str, Any] | None) -> SearchConfig:
@@ -95,11 +113,14 @@ class SearchStats:
 
     candidates: list[tuple[int, ...]] = field(default_factory=list)
     means: list[float | None] = field(default_factory=list)
+    worlds_of: list[int] = field(default_factory=list)
     worlds: int = 0
     rollouts: int = 0
     chosen: tuple[int, ...] = ()
     seconds: float = 0.0
     searched: bool = False
+    recheck: tuple[int, float, float] | None = None
+    """``(worlds, mean paired difference, lower bound)`` of the re-check, when one ran."""
 
 
 class SearchAgent(Agent):
@@ -182,12 +203,31 @@ class SearchAgent(Agent):
             target = min(budget, 2 * done)
         stats.worlds = done
         stats.means = [_mean(v) if v else None for v in values]
+        stats.worlds_of = [len(v) for v in values]
         if done:
             best = max(alive, key=lambda c: (_mean(values[c]), c == 0))
             if best != 0 and _confident(values[best], values[0], cfg.min_advantage_se):
                 stats.chosen = candidates[best]
+        if cfg.recheck_worlds and worlds is None and stats.chosen != candidates[0] and \
+                not self.recheck(view, stats.chosen, candidates[0], sampler, rng):
+            stats.chosen = candidates[0]
         stats.seconds = time.perf_counter() - start
         return stats.chosen
+
+    def recheck(self, view: PlayerView, challenger: tuple[int, ...], prior: tuple[int, ...],
+                sampler: WorldSampler, rng: random.Random) -> bool:
+        """Whether ``challenger`` beats ``prior`` on fresh shared worlds: the lower confidence bound of the
+        paired difference above 0 (``recheck_worlds`` worlds, or fewer when ``recheck_time`` ends first;
+        fewer than two never override). Records ``(worlds, mean, bound)`` in :attr:`last`."""
+        cfg = self.config
+        deadline = time.perf_counter() + cfg.recheck_time
+        diffs: list[float] = []
+        while len(diffs) < cfg.recheck_worlds and time.perf_counter() < deadline:
+            world, seed = sampler.sample(rng), rng.getrandbits(32)
+            diffs.append(self._play_out(view, world, challenger, seed) - self._play_out(view, world, prior, seed))
+        bound = lower_confidence_bound(diffs, cfg.recheck_z)
+        self.last.recheck = (len(diffs), sum(diffs) / len(diffs) if diffs else 0.0, bound)
+        return bound > 0
 
     def _play_out(self, view: PlayerView, world: World, play: tuple[int, ...], seed: int) -> float:
         """Our team's outcome of ``play`` in ``world``, the rest of the hand by the rollout policy."""
@@ -221,3 +261,13 @@ def _confident(challenger: list[float], prior: list[float], min_se: float) -> bo
         return True
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
     return mean >= min_se * math.sqrt(var / n)
+
+
+def lower_confidence_bound(diffs: Sequence[float], z: float) -> float:
+    """``mean - z * standard error`` of paired differences; ``-inf`` for fewer than two."""
+    n = len(diffs)
+    if n < 2:
+        return -math.inf
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean - z * math.sqrt(var / n)
