@@ -111,3 +111,33 @@ def test_recheck_options_are_checked():
         SearchConfig(recheck_z=-1.0)
     with pytest.raises(ValueError, match="recheck_time"):
         SearchConfig(recheck_time=0)
+
+
+def test_network_candidate_order_puts_the_networks_best_plays_first():
+    from agents.dmc.agent import DMCAgent
+    from tests.test_distill import NETWORK
+
+    network = DMCAgent.from_checkpoint(NETWORK)
+    agent = SearchAgent(network, SearchConfig(time_budget=60.0, worlds=2, screen_worlds=1, max_candidates=4,
+                                              candidate_order="network", rollout="greedy"), seed=0)
+    checked = 0
+    for seed in range(30):
+        hand = _position(seed, 5 + 3 * seed)
+        if hand.phase != Phase.PLAY:
+            continue
+        view = view_of(hand, hand.current_player)
+        moves, q = network.play_values(view)
+        if len(moves) < 3:
+            continue
+        plays = agent._network_candidates(view)
+        best = sorted(range(len(moves)), key=lambda i: -float(q[i]))
+        assert plays[0] == tuple(sorted(network.play(view)))
+        assert plays[1] == tuple(sorted(moves[best[1]]))
+        assert len(set(plays)) == len(plays) and all(view.play_error(list(p)) is None for p in plays)
+        assert view.play_error(list(agent.search(view))) is None
+        checked += 1
+    assert checked >= 5
+    with pytest.raises(ValueError, match="candidate_order"):
+        SearchAgent(ExpertAgent(), SearchConfig(candidate_order="network"))
+    with pytest.raises(ValueError, match="candidate_order"):
+        SearchConfig(candidate_order="alphabetical")

@@ -50,6 +50,7 @@ from env.game import Phase
 from env.view import PlayerView, view_of
 
 ROLLOUT_POLICIES = ("expert", "greedy", "random", "prior")
+CANDIDATE_ORDERS = ("ideas", "network")
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,7 @@ class SearchConfig:
     recheck_worlds: int = 0
     recheck_z: float = 1.645
     recheck_time: float = 0.5
+    candidate_order: str = "ideas"
 
     def __post_init__(self) -> None:
         if not (isinstance(self.time_budget, int | float) and self.time_budget > 0):
@@ -89,6 +91,9 @@ class SearchConfig:
             raise ValueError("search.recheck_worlds must be 0 (off) or at least 2 (a bound needs a spread)")
         if not isinstance(self.recheck_z, int | float) or self.recheck_z < 0:
             raise ValueError(f"search.recheck_z must be a number >= 0, got {self.recheck_z!r}")
+        if self.candidate_order not in CANDIDATE_ORDERS:
+            raise ValueError(f"search.candidate_order must be one of {', '.join(CANDIDATE_ORDERS)}, "
+                             f"got {self.candidate_order!r}")
         if not (isinstance(self.recheck_time, int | float) and self.recheck_time > 0):
             raise ValueError(f"search.recheck_time must be a positive number of seconds, got {self.recheck_time!r}")
 
@@ -133,6 +138,9 @@ class SearchAgent(Agent):
         self.name = f"search:{prior.name}"
         self.rng = random.Random(seed)
         self.rollout_agents = list(rollout_agents) if rollout_agents is not None else self._rollout_agents()
+        if self.config.candidate_order == "network" and not hasattr(prior, "play_values"):
+            raise ValueError(f"search.candidate_order=network needs a play-mode checkpoint as the prior, "
+                             f"got {prior.name!r}")
         self.last = SearchStats()
 
     def _rollout_agents(self) -> list[Agent]:
@@ -163,8 +171,10 @@ class SearchAgent(Agent):
         start = time.perf_counter()
         deadline = start + self.config.time_budget
         cfg = self.config
-        prior_play = tuple(sorted(self.prior.play(view)))
-        candidates = candidate_plays(view, prior_play, cfg.max_candidates)
+        if cfg.candidate_order == "network":
+            candidates = self._network_candidates(view)
+        else:
+            candidates = candidate_plays(view, tuple(sorted(self.prior.play(view))), cfg.max_candidates)
         stats = SearchStats(candidates=candidates, chosen=candidates[0], searched=True)
         self.last = stats
         if len(candidates) == 1:
@@ -213,6 +223,21 @@ class SearchAgent(Agent):
             stats.chosen = candidates[0]
         stats.seconds = time.perf_counter() - start
         return stats.chosen
+
+    def _network_candidates(self, view: PlayerView) -> list[tuple[int, ...]]:
+        """The prior network's best half of ``max_candidates`` whole plays by its Q (its own play first),
+        then the search's ideas, then the network's next best, up to ``max_candidates`` (every legal play
+        when there are few, as :func:`candidate_plays`)."""
+        moves, q = self.prior.play_values(view)
+        ranked = [tuple(sorted(moves[i])) for i in sorted(range(len(moves)), key=lambda i: (-float(q[i]), i))]
+        ideas = candidate_plays(view, ranked[0], self.config.max_candidates)
+        limit = max(len(ideas), self.config.max_candidates)
+        half = math.ceil(self.config.max_candidates / 2)
+        found: list[tuple[int, ...]] = []
+        for play in [*ranked[:half], *ideas, *ranked[half:]]:
+            if play not in found and view.play_error(list(play)) is None:
+                found.append(play)
+        return found[:limit]
 
     def recheck(self, view: PlayerView, challenger: tuple[int, ...], prior: tuple[int, ...],
                 sampler: WorldSampler, rng: random.Random) -> bool:
