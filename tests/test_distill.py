@@ -252,3 +252,15 @@ def test_labeller_plays_with_the_network_when_asked(tmp_path):
     labels = labeller.label_hand(0)
     assert len(labels) > 0 and np.all(labels.cand_count >= 2)
     assert not math.isnan(float(labels.cand_value.sum()))
+
+
+def test_selfplay_batches_train_alongside_the_labels(tmp_path):
+    """With selfplay_every, the network's own self-play trains Q and V between distillation steps."""
+    config = _config(tmp_path, hands=1)
+    run_labelling(config)
+    config["learn"].update(steps=2, selfplay_every=1, selfplay_tables=2, eval_every=2, save_every=2)
+    before = load_checkpoint(NETWORK)["model"]
+    learn(config)
+    after = load_checkpoint(tmp_path / "learn" / "latest.pt")
+    assert after["counters"]["distill_steps"] == 2 and after["counters"]["selfplay_batches"] == 2
+    assert any(not torch.equal(before[k], after["model"][k]) for k in before)

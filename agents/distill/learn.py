@@ -191,6 +191,7 @@ def learn(config: dict[str, Any]) -> dict[str, Any]:
             optimizer.step()
             if tables is not None and step % cfg["selfplay_every"] == 0:
                 parts.update({f"selfplay_{k}": v for k, v in selfplay_step(tables, model, optimizer, run).items()})
+                counters["selfplay_batches"] = counters.get("selfplay_batches", 0) + 1
             step += 1
             if step % 20 == 0:
                 for key, value in parts.items():
