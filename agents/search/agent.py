@@ -44,6 +44,7 @@ from typing import Any
 from agents.base import Agent
 from agents.bots import BOTS
 from agents.search.candidates import candidate_plays
+from agents.search.inference import INFERENCE_POLICIES, InferenceSampler
 from agents.search.worlds import World, WorldSampler, world_hand
 from env.bidding import Bid
 from env.game import Phase
@@ -68,6 +69,10 @@ class SearchConfig:
     recheck_z: float = 1.645
     recheck_time: float = 0.5
     candidate_order: str = "ideas"
+    inference: str = "none"
+    inference_oversample: int = 4
+    inference_epsilon: float = 0.1
+    inference_temperature: float = 0.1
 
     def __post_init__(self) -> None:
         if not (isinstance(self.time_budget, int | float) and self.time_budget > 0):
@@ -94,6 +99,17 @@ class SearchConfig:
         if self.candidate_order not in CANDIDATE_ORDERS:
             raise ValueError(f"search.candidate_order must be one of {', '.join(CANDIDATE_ORDERS)}, "
                              f"got {self.candidate_order!r}")
+        if self.inference not in INFERENCE_POLICIES:
+            raise ValueError(f"search.inference must be one of {', '.join(INFERENCE_POLICIES)}, "
+                             f"got {self.inference!r}")
+        if not isinstance(self.inference_oversample, int) or isinstance(self.inference_oversample, bool) or \
+                self.inference_oversample < 1:
+            raise ValueError(f"search.inference_oversample must be a positive integer, "
+                             f"got {self.inference_oversample!r}")
+        if not (isinstance(self.inference_epsilon, int | float) and 0 < self.inference_epsilon <= 1):
+            raise ValueError(f"search.inference_epsilon must be in (0, 1], got {self.inference_epsilon!r}")
+        if not (isinstance(self.inference_temperature, int | float) and self.inference_temperature > 0):
+            raise ValueError(f"search.inference_temperature must be positive, got {self.inference_temperature!r}")
         if not (isinstance(self.recheck_time, int | float) and self.recheck_time > 0):
             raise ValueError(f"search.recheck_time must be a positive number of seconds, got {self.recheck_time!r}")
 
@@ -138,6 +154,8 @@ class SearchAgent(Agent):
         self.name = f"search:{prior.name}"
         self.rng = random.Random(seed)
         self.rollout_agents = list(rollout_agents) if rollout_agents is not None else self._rollout_agents()
+        if self.config.inference == "network" and not hasattr(prior, "play_values"):
+            raise ValueError(f"search.inference=network needs a play-mode checkpoint as the prior, got {prior.name!r}")
         if self.config.candidate_order == "network" and not hasattr(prior, "play_values"):
             raise ValueError(f"search.candidate_order=network needs a play-mode checkpoint as the prior, "
                              f"got {prior.name!r}")
@@ -180,7 +198,7 @@ class SearchAgent(Agent):
         if len(candidates) == 1:
             stats.seconds = time.perf_counter() - start
             return candidates[0]
-        sampler = None if worlds is not None else WorldSampler(view)
+        sampler = None if worlds is not None else self.sampler(view)
         rng = random.Random(self.rng.getrandbits(64))
         budget = len(worlds) if worlds is not None else cfg.worlds
         target = budget if worlds is not None else min(cfg.screen_worlds, budget)
@@ -224,6 +242,14 @@ class SearchAgent(Agent):
         stats.seconds = time.perf_counter() - start
         return stats.chosen
 
+    def sampler(self, view: PlayerView) -> WorldSampler | InferenceSampler:
+        """The world sampler of a decision: exact and uniform-ish, or with inference (``search.inference``)."""
+        cfg = self.config
+        if cfg.inference == "none":
+            return WorldSampler(view)
+        return InferenceSampler(view, cfg.inference, cfg.inference_oversample, cfg.inference_epsilon,
+                                cfg.inference_temperature, self.prior)
+
     def _network_candidates(self, view: PlayerView) -> list[tuple[int, ...]]:
         """The prior network's best half of ``max_candidates`` whole plays by its Q (its own play first),
         then the search's ideas, then the network's next best, up to ``max_candidates`` (every legal play
@@ -240,7 +266,7 @@ class SearchAgent(Agent):
         return found[:limit]
 
     def recheck(self, view: PlayerView, challenger: tuple[int, ...], prior: tuple[int, ...],
-                sampler: WorldSampler, rng: random.Random) -> bool:
+                sampler: WorldSampler | InferenceSampler, rng: random.Random) -> bool:
         """Whether ``challenger`` beats ``prior`` on fresh shared worlds: the lower confidence bound of the
         paired difference above 0 (``recheck_worlds`` worlds, or fewer when ``recheck_time`` ends first;
         fewer than two never override). Records ``(worlds, mean, bound)`` in :attr:`last`."""
