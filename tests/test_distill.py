@@ -264,3 +264,17 @@ def test_selfplay_batches_train_alongside_the_labels(tmp_path):
     after = load_checkpoint(tmp_path / "learn" / "latest.pt")
     assert after["counters"]["distill_steps"] == 2 and after["counters"]["selfplay_batches"] == 2
     assert any(not torch.equal(before[k], after["model"][k]) for k in before)
+
+
+def test_a_network_the_search_cannot_label_for_is_refused(tmp_path):
+    """A card-mode checkpoint or a 刮风 one: refused at start-up, the rule set and mode named."""
+    from agents.selfplay.checkpoint import new_model, save_checkpoint
+    from agents.selfplay.config import run_config
+    from tests.test_train import config as train_config
+
+    for overrides, named in ((("action_mode=card", "train.teacher=none"), "card"), (("rules=guafeng",), "guafeng")):
+        cfg = train_config("train=smoke", *overrides)
+        path = save_checkpoint(tmp_path / f"{named}.pt", model=new_model(run_config(cfg)), optimizer=None, config=cfg,
+                               counters={"frames": 0})
+        with pytest.raises(ValueError, match=named):
+            make_labeller(_config(tmp_path, network=str(path)))
