@@ -18,7 +18,13 @@ At each play decision with a real choice:
 5. the best mean wins, but a play other than the prior's must beat it by
    ``min_advantage_se`` standard errors of the paired difference: the same
    worlds and rollout seeds serve every candidate (common random numbers), so
-   the difference is measured, not guessed, and noise does not overturn the prior.
+   the difference is measured, not guessed, and noise does not overturn the prior;
+6. optionally (``recheck_worlds`` > 0) the re-check: a play other than the
+   prior's that won is played again against the prior's on fresh worlds
+   (shared by both, with shared rollout seeds) and kept only when the lower
+   confidence bound of the paired difference, ``mean - recheck_z * se``, is
+   above 0; else the prior's play is returned. The winner of a search is the
+   best of several noisy means, so it is biased upwards; fresh worlds are not.
 
 Bids and the kitty burial are the prior's. A decision always returns a legal
 play: the prior's when time runs out before the first world is complete.
@@ -38,12 +44,14 @@ from typing import Any
 from agents.base import Agent
 from agents.bots import BOTS
 from agents.search.candidates import candidate_plays
+from agents.search.inference import INFERENCE_POLICIES, InferenceSampler
 from agents.search.worlds import World, WorldSampler, world_hand
 from env.standard.bidding import Bid
 from env.standard.hand import Phase
 from env.standard.view import PlayerView, view_of
 
 ROLLOUT_POLICIES = ("expert", "greedy", "random", "prior")
+CANDIDATE_ORDERS = ("ideas", "network")
 
 
 @dataclass(frozen=True)
@@ -57,6 +65,14 @@ class SearchConfig:
     rollout: str = "expert"
     points_weight: float = 1.0
     min_advantage_se: float = 1.0
+    recheck_worlds: int = 0
+    recheck_z: float = 1.645
+    recheck_time: float = 0.5
+    candidate_order: str = "ideas"
+    inference: str = "none"
+    inference_oversample: int = 4
+    inference_epsilon: float = 0.1
+    inference_temperature: float = 0.1
 
     def __post_init__(self) -> None:
         if not (isinstance(self.time_budget, int | float) and self.time_budget > 0):
@@ -73,6 +89,29 @@ class SearchConfig:
             raise ValueError(f"search.points_weight must be a number >= 0, got {self.points_weight!r}")
         if not isinstance(self.min_advantage_se, int | float) or self.min_advantage_se < 0:
             raise ValueError(f"search.min_advantage_se must be a number >= 0, got {self.min_advantage_se!r}")
+        if not isinstance(self.recheck_worlds, int) or isinstance(self.recheck_worlds, bool) or \
+                self.recheck_worlds < 0:
+            raise ValueError(f"search.recheck_worlds must be an integer >= 0, got {self.recheck_worlds!r}")
+        if self.recheck_worlds == 1:
+            raise ValueError("search.recheck_worlds must be 0 (off) or at least 2 (a bound needs a spread)")
+        if not isinstance(self.recheck_z, int | float) or self.recheck_z < 0:
+            raise ValueError(f"search.recheck_z must be a number >= 0, got {self.recheck_z!r}")
+        if self.candidate_order not in CANDIDATE_ORDERS:
+            raise ValueError(f"search.candidate_order must be one of {', '.join(CANDIDATE_ORDERS)}, "
+                             f"got {self.candidate_order!r}")
+        if self.inference not in INFERENCE_POLICIES:
+            raise ValueError(f"search.inference must be one of {', '.join(INFERENCE_POLICIES)}, "
+                             f"got {self.inference!r}")
+        if not isinstance(self.inference_oversample, int) or isinstance(self.inference_oversample, bool) or \
+                self.inference_oversample < 1:
+            raise ValueError(f"search.inference_oversample must be a positive integer, "
+                             f"got {self.inference_oversample!r}")
+        if not (isinstance(self.inference_epsilon, int | float) and 0 < self.inference_epsilon <= 1):
+            raise ValueError(f"search.inference_epsilon must be in (0, 1], got {self.inference_epsilon!r}")
+        if not (isinstance(self.inference_temperature, int | float) and self.inference_temperature > 0):
+            raise ValueError(f"search.inference_temperature must be positive, got {self.inference_temperature!r}")
+        if not (isinstance(self.recheck_time, int | float) and self.recheck_time > 0):
+            raise ValueError(f"search.recheck_time must be a positive number of seconds, got {self.recheck_time!r}")
 
     @classmethod
     def from_dict(cls, options: dict[str, Any] | None) -> SearchConfig:
@@ -95,11 +134,14 @@ class SearchStats:
 
     candidates: list[tuple[int, ...]] = field(default_factory=list)
     means: list[float | None] = field(default_factory=list)
+    worlds_of: list[int] = field(default_factory=list)
     worlds: int = 0
     rollouts: int = 0
     chosen: tuple[int, ...] = ()
     seconds: float = 0.0
     searched: bool = False
+    recheck: tuple[int, float, float] | None = None
+    """``(worlds, mean paired difference, lower bound)`` of the re-check, when one ran."""
 
 
 class SearchAgent(Agent):
@@ -112,6 +154,11 @@ class SearchAgent(Agent):
         self.name = f"search:{prior.name}"
         self.rng = random.Random(seed)
         self.rollout_agents = list(rollout_agents) if rollout_agents is not None else self._rollout_agents()
+        if self.config.inference == "network" and not hasattr(prior, "play_values"):
+            raise ValueError(f"search.inference=network needs a play-mode checkpoint as the prior, got {prior.name!r}")
+        if self.config.candidate_order == "network" and not hasattr(prior, "play_values"):
+            raise ValueError(f"search.candidate_order=network needs a play-mode checkpoint as the prior, "
+                             f"got {prior.name!r}")
         self.last = SearchStats()
 
     def _rollout_agents(self) -> list[Agent]:
@@ -142,14 +189,16 @@ class SearchAgent(Agent):
         start = time.perf_counter()
         deadline = start + self.config.time_budget
         cfg = self.config
-        prior_play = tuple(sorted(self.prior.play(view)))
-        candidates = candidate_plays(view, prior_play, cfg.max_candidates)
+        if cfg.candidate_order == "network":
+            candidates = self._network_candidates(view)
+        else:
+            candidates = candidate_plays(view, tuple(sorted(self.prior.play(view))), cfg.max_candidates)
         stats = SearchStats(candidates=candidates, chosen=candidates[0], searched=True)
         self.last = stats
         if len(candidates) == 1:
             stats.seconds = time.perf_counter() - start
             return candidates[0]
-        sampler = None if worlds is not None else WorldSampler(view)
+        sampler = None if worlds is not None else self.sampler(view)
         rng = random.Random(self.rng.getrandbits(64))
         budget = len(worlds) if worlds is not None else cfg.worlds
         target = budget if worlds is not None else min(cfg.screen_worlds, budget)
@@ -182,12 +231,54 @@ class SearchAgent(Agent):
             target = min(budget, 2 * done)
         stats.worlds = done
         stats.means = [_mean(v) if v else None for v in values]
+        stats.worlds_of = [len(v) for v in values]
         if done:
             best = max(alive, key=lambda c: (_mean(values[c]), c == 0))
             if best != 0 and _confident(values[best], values[0], cfg.min_advantage_se):
                 stats.chosen = candidates[best]
+        if cfg.recheck_worlds and worlds is None and stats.chosen != candidates[0] and \
+                not self.recheck(view, stats.chosen, candidates[0], sampler, rng):
+            stats.chosen = candidates[0]
         stats.seconds = time.perf_counter() - start
         return stats.chosen
+
+    def sampler(self, view: PlayerView) -> WorldSampler | InferenceSampler:
+        """The world sampler of a decision: exact and uniform-ish, or with inference (``search.inference``)."""
+        cfg = self.config
+        if cfg.inference == "none":
+            return WorldSampler(view)
+        return InferenceSampler(view, cfg.inference, cfg.inference_oversample, cfg.inference_epsilon,
+                                cfg.inference_temperature, self.prior)
+
+    def _network_candidates(self, view: PlayerView) -> list[tuple[int, ...]]:
+        """The prior network's best half of ``max_candidates`` whole plays by its Q (its own play first),
+        then the search's ideas, then the network's next best, up to ``max_candidates`` (every legal play
+        when there are few, as :func:`candidate_plays`)."""
+        moves, q = self.prior.play_values(view)
+        ranked = [tuple(sorted(moves[i])) for i in sorted(range(len(moves)), key=lambda i: (-float(q[i]), i))]
+        ideas = candidate_plays(view, ranked[0], self.config.max_candidates)
+        limit = max(len(ideas), self.config.max_candidates)
+        half = math.ceil(self.config.max_candidates / 2)
+        found: list[tuple[int, ...]] = []
+        for play in [*ranked[:half], *ideas, *ranked[half:]]:
+            if play not in found and view.play_error(list(play)) is None:
+                found.append(play)
+        return found[:limit]
+
+    def recheck(self, view: PlayerView, challenger: tuple[int, ...], prior: tuple[int, ...],
+                sampler: WorldSampler | InferenceSampler, rng: random.Random) -> bool:
+        """Whether ``challenger`` beats ``prior`` on fresh shared worlds: the lower confidence bound of the
+        paired difference above 0 (``recheck_worlds`` worlds, or fewer when ``recheck_time`` ends first;
+        fewer than two never override). Records ``(worlds, mean, bound)`` in :attr:`last`."""
+        cfg = self.config
+        deadline = time.perf_counter() + cfg.recheck_time
+        diffs: list[float] = []
+        while len(diffs) < cfg.recheck_worlds and time.perf_counter() < deadline:
+            world, seed = sampler.sample(rng), rng.getrandbits(32)
+            diffs.append(self._play_out(view, world, challenger, seed) - self._play_out(view, world, prior, seed))
+        bound = lower_confidence_bound(diffs, cfg.recheck_z)
+        self.last.recheck = (len(diffs), sum(diffs) / len(diffs) if diffs else 0.0, bound)
+        return bound > 0
 
     def _play_out(self, view: PlayerView, world: World, play: tuple[int, ...], seed: int) -> float:
         """Our team's outcome of ``play`` in ``world``, the rest of the hand by the rollout policy."""
@@ -221,3 +312,13 @@ def _confident(challenger: list[float], prior: list[float], min_se: float) -> bo
         return True
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
     return mean >= min_se * math.sqrt(var / n)
+
+
+def lower_confidence_bound(diffs: Sequence[float], z: float) -> float:
+    """``mean - z * standard error`` of paired differences; ``-inf`` for fewer than two."""
+    n = len(diffs)
+    if n < 2:
+        return -math.inf
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean - z * math.sqrt(var / n)

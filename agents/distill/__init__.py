@@ -1,0 +1,1 @@
+"""Search distillation (expert iteration): the search labels positions, the network learns its values."""

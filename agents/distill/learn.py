@@ -1,0 +1,236 @@
+"""The distillation step: ``python -m agents.distill.learn`` (conf/distill.yaml, ``learn``).
+
+Starts from a checkpoint and trains on label sets (:mod:`agents.distill.labels`):
+
+* the **distillation term** (:func:`agents.distill.targets.distill_loss`) pulls
+  the ordering of each decision's candidates towards the search's values, with
+  a weight annealed from ``distill_weight`` to ``distill_floor`` and never below
+  the floor, so the ordering is kept when self-play takes over;
+* ``V(s)`` is regressed to the Monte Carlo return of the labelled hand, and
+  (``q_weight``) ``Q`` of the search's choice too, so ``Q`` keeps its units;
+* optionally (``selfplay_every``) a batch of the network's own self-play every
+  few steps, trained by the usual DMC loss (:func:`agents.dmc.learner.train_step`).
+
+Hands, not decisions, are split into training and holdout (``holdout``). On
+the holdout it reports, to TensorBoard (``<out>/tensorboard``) and the progress
+bar: ``distill/agreement_choice`` (the network's best candidate is the search's
+choice), ``distill/agreement_best`` (... the candidate of the best search
+value), ``distill/value_error`` (mean squared error of ``V`` to the return) and
+``q/candidate_spread`` (standard deviation of Q between a decision's candidates;
+``distill/search_spread`` is the same of the search's values). The result is an
+ordinary DMC checkpoint (``<out>/latest.pt``, the source's configuration) that
+``evaluate.py`` and ``play.py`` take as a participant; ``resume=true`` continues
+it (weights, optimizer, step). Ctrl-C or SIGTERM stops after the current step and saves.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+from pathlib import Path
+from typing import Any
+
+import hydra
+import numpy as np
+import torch
+from hydra.utils import to_absolute_path
+from omegaconf import DictConfig, OmegaConf
+from torch import nn
+from torch.utils.tensorboard import SummaryWriter
+from tqdm import tqdm
+
+from agents.distill.labels import Labels, label_header, read_labels
+from agents.distill.targets import candidate_spread, distill_loss, distill_weight, segment_argmax
+from agents.dmc.learner import train_step
+from agents.dmc.models import q_and_values
+from agents.selfplay.checkpoint import check_resumable, load_checkpoint, model_from_checkpoint, save_checkpoint
+
+TARGETS = ("softmax", "advantage")
+
+
+class Batch:
+    """Tensors of some labelled decisions, their candidates back to back (``owner``: their decision)."""
+
+    def __init__(self, labels: Labels):
+        self.n = len(labels)
+        self.obs = torch.from_numpy(labels.obs.astype(np.float32))
+        self.history = torch.from_numpy(labels.history.astype(np.float32))
+        self.phase = torch.from_numpy(labels.phase.astype(np.int64))
+        self.ret = torch.from_numpy(labels.ret)
+        self.rows = torch.from_numpy(labels.cand_rows.astype(np.float32))
+        self.values = torch.from_numpy(labels.cand_value)
+        counts = torch.from_numpy(labels.cand_count.astype(np.int64))
+        self.owner = torch.repeat_interleave(torch.arange(self.n), counts)
+        self.chosen = torch.from_numpy(labels.offsets[:-1]) + torch.from_numpy(labels.chosen.astype(np.int64))
+        self.best = segment_argmax(self.values, self.owner, self.n)
+
+    def forward(self, model: nn.Module) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(Q of every candidate row, V of every decision)``."""
+        return q_and_values(model, self.obs, self.history, self.rows, self.owner, self.phase)
+
+
+def check_learn(cfg: dict[str, Any]) -> None:
+    """Refuse impossible ``learn`` settings with the option named."""
+    if cfg["target"] not in TARGETS:
+        raise ValueError(f"learn.target must be one of {TARGETS}, got {cfg['target']!r}")
+    for name in ("steps", "batch_size", "eval_every", "save_every", "selfplay_tables"):
+        if not isinstance(cfg[name], int) or cfg[name] < 1:
+            raise ValueError(f"learn.{name} must be a positive integer, got {cfg[name]!r}")
+    for name in ("temperature", "target_temperature", "learning_rate"):
+        if not cfg[name] > 0:
+            raise ValueError(f"learn.{name} must be positive, got {cfg[name]!r}")
+    for name in ("distill_weight", "distill_floor", "value_weight", "q_weight", "anneal_steps", "selfplay_every"):
+        if not cfg[name] >= 0:
+            raise ValueError(f"learn.{name} must be >= 0, got {cfg[name]!r}")
+    if not 0 <= cfg["holdout"] < 1:
+        raise ValueError(f"learn.holdout must be in [0, 1), got {cfg['holdout']!r}")
+
+
+def split_by_hand(labels: Labels, holdout: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Indices of the training and holdout decisions; a hand's decisions all go to one side."""
+    hands = np.unique(labels.hand)
+    rng = np.random.default_rng(seed)
+    held = set(rng.permutation(hands)[: round(holdout * len(hands))].tolist())
+    mask = np.array([h in held for h in labels.hand.tolist()], dtype=bool)
+    return np.flatnonzero(~mask), np.flatnonzero(mask)
+
+
+def loss_terms(model: nn.Module, batch: Batch, cfg: dict[str, Any], weight: float) -> tuple[torch.Tensor, dict]:
+    """The step's loss and its parts (see the module docstring)."""
+    q, value = batch.forward(model)
+    distill = distill_loss(q, batch.values, batch.owner, batch.n, cfg["target"], cfg["temperature"],
+                           cfg["target_temperature"])
+    value_loss = torch.mean((value - batch.ret) ** 2)
+    q_loss = torch.mean((q[batch.chosen] - batch.ret) ** 2)
+    loss = weight * distill + cfg["value_weight"] * value_loss + cfg["q_weight"] * q_loss
+    return loss, {"distill_loss": float(distill.detach()), "value_loss": float(value_loss.detach()),
+                  "q_loss": float(q_loss.detach())}
+
+
+@torch.no_grad()
+def holdout_figures(model: nn.Module, batch: Batch) -> dict[str, float]:
+    """Agreement with the search, value error and candidate spreads on held-out decisions."""
+    if batch.n == 0:
+        return {}
+    model.eval()
+    q, value = batch.forward(model)
+    top = segment_argmax(q, batch.owner, batch.n)
+    return {"agreement_choice": float((top == batch.chosen).float().mean()),
+            "agreement_best": float((top == batch.best).float().mean()),
+            "value_error": float(torch.mean((value - batch.ret) ** 2)),
+            "candidate_spread": float(candidate_spread(q, batch.owner, batch.n).mean()),
+            "search_spread": float(candidate_spread(batch.values, batch.owner, batch.n).mean())}
+
+
+def write_figures(writer: SummaryWriter, figures: dict[str, float], step: int) -> None:
+    """The holdout figures under their TensorBoard tags."""
+    for key, value in figures.items():
+        writer.add_scalar(("q/" if key == "candidate_spread" else "distill/") + key, value, step)
+
+
+def learn(config: dict[str, Any]) -> dict[str, Any]:
+    """Run (or resume) the distillation step of ``config``; returns the final holdout figures."""
+    cfg = config["learn"]
+    check_learn(cfg)
+    out = Path(to_absolute_path(str(cfg["out"])))
+    source = to_absolute_path(str(cfg["checkpoint"]))
+    state = load_checkpoint(source)
+    model, run = model_from_checkpoint(state)
+    labels = read_labels([to_absolute_path(str(d)) for d in cfg["labels"]], label_header(run, {}))
+    train_idx, hold_idx = split_by_hand(labels, cfg["holdout"], cfg["seed"])
+    if len(train_idx) == 0:
+        raise ValueError("no labelled decisions left for training (learn.holdout too large or empty labels)")
+    holdout = Batch(labels.select(hold_idx))
+    optimizer = torch.optim.Adam(model.parameters(), lr=cfg["learning_rate"])
+    counters = dict(state["counters"])
+    step = 0
+    latest = out / "latest.pt"
+    if cfg["resume"]:
+        resumed = load_checkpoint(latest)
+        model.load_state_dict(check_resumable(resumed, run, latest).state_dict())
+        if resumed.get("optimizer") is not None:
+            optimizer.load_state_dict(resumed["optimizer"])
+        counters = dict(resumed["counters"])
+        step = int(counters.get("distill_steps", 0))
+        print(f"resumed from {latest} at step {step}")
+    counters["distill_decisions"] = len(labels)
+    tables = None
+    if cfg["selfplay_every"]:
+        from agents.dmc.play_tables import PlayTables
+
+        tables = PlayTables(cfg["selfplay_tables"], cfg["seed"] + step, run)
+    writer = SummaryWriter(str(out / "tensorboard"))
+    stop = {"now": False}
+
+    def on_signal(signum, frame) -> None:
+        stop["now"] = True
+
+    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+
+    def save() -> None:
+        counters["distill_steps"] = step
+        save_checkpoint(latest, model=model, optimizer=optimizer, config=state["config"], counters=counters)
+
+    if step == 0:
+        figures = holdout_figures(model, holdout)
+        write_figures(writer, figures, 0)
+        print("before:", json.dumps(figures))
+    progress = tqdm(total=cfg["steps"], initial=step, unit="step", desc="distilling", dynamic_ncols=True)
+    figures: dict[str, float] = {}
+    try:
+        while step < cfg["steps"] and not stop["now"]:
+            rng = np.random.default_rng([cfg["seed"], step])  # the batch of a step does not depend on resumes
+            batch = Batch(labels.select(np.sort(rng.choice(train_idx, min(cfg["batch_size"], len(train_idx)),
+                                                           replace=False))))
+            weight = distill_weight(step, cfg["distill_weight"], cfg["distill_floor"], cfg["anneal_steps"])
+            model.train()
+            loss, parts = loss_terms(model, batch, cfg, weight)
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            nn.utils.clip_grad_norm_(model.parameters(), cfg["max_grad_norm"])
+            optimizer.step()
+            if tables is not None and step % cfg["selfplay_every"] == 0:
+                parts.update({f"selfplay_{k}": v for k, v in selfplay_step(tables, model, optimizer, run).items()})
+                counters["selfplay_batches"] = counters.get("selfplay_batches", 0) + 1
+            step += 1
+            if step % 20 == 0:
+                for key, value in parts.items():
+                    writer.add_scalar(f"losses/{key}", value, step)
+                writer.add_scalar("distill/weight", weight, step)
+            progress.update(1)
+            progress.set_postfix(distill=f"{parts['distill_loss']:.3f}", value=f"{parts['value_loss']:.3f}")
+            if step % cfg["eval_every"] == 0 or step == cfg["steps"]:
+                figures = holdout_figures(model, holdout)
+                write_figures(writer, figures, step)
+                progress.write(f"step {step}: " + json.dumps({k: round(v, 4) for k, v in figures.items()}))
+            if step % cfg["save_every"] == 0:
+                save()
+    finally:
+        progress.close()
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+        save()
+        writer.close()
+    print(f"checkpoint: {latest} ({step} steps on {len(train_idx)} decisions; {len(hold_idx)} held out)")
+    return figures or holdout_figures(model, holdout)
+
+
+def selfplay_step(tables, model: nn.Module, optimizer: torch.optim.Optimizer, run) -> dict[str, float]:
+    """One batch of the network's own self-play, trained by the DMC loss (no teacher)."""
+    batch = None
+    while batch is None:
+        model.eval()
+        tables.step(model, run.train.epsilon_end)
+        batch = tables.collect(run.train.batch_size)
+    stats = train_step(model, optimizer, batch, torch.device("cpu"), run.train)
+    return {"q_loss": stats["q_loss"], "value_loss": stats.get("value_loss", 0.0)}
+
+
+@hydra.main(version_base=None, config_path="../../conf", config_name="distill")
+def main(cfg: DictConfig) -> None:
+    """Entry point: the ``learn`` section of conf/distill.yaml."""
+    learn(OmegaConf.to_container(cfg, resolve=True))
+
+
+if __name__ == "__main__":
+    main()

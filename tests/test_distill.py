@@ -1,0 +1,280 @@
+"""Search distillation: the label file format, the targets the network learns, a round end to end, bad input."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from agents.distill.label import Labeller, labels_of, make_labeller, run_labelling
+from agents.distill.labels import (
+    FORMAT,
+    LabelError,
+    Labels,
+    label_header,
+    read_labels,
+    read_shard,
+    shard_path,
+    shard_paths,
+    write_shard,
+)
+from agents.distill.learn import Batch, learn
+from agents.distill.targets import distill_loss, distill_weight, search_policy
+from agents.dmc.agent import DMCAgent
+from agents.dmc.plays import play_rows
+from agents.selfplay.checkpoint import load_checkpoint, model_from_checkpoint
+from env.standard.phases import Phase
+from env.standard.view import view_of
+from tests.test_search import _position, _true_world
+
+ROOT = Path(__file__).resolve().parent.parent
+NETWORK = str(ROOT / "checkpoints" / "dmc_play_cpu76.pt")
+TINY_SEARCH = {"time_budget": 30.0, "worlds": 2, "screen_worlds": 1, "max_candidates": 3, "rollout": "greedy",
+               "points_weight": 1.0, "min_advantage_se": 1.0, "recheck_worlds": 0, "recheck_z": 1.645,
+               "recheck_time": 0.5}
+
+
+def _config(tmp: Path, **label) -> dict:
+    return {"search": dict(TINY_SEARCH),
+            "label": {"network": NETWORK, "prior": "greedy", "play_by": "search", "hands": 1, "hands_per_shard": 1,
+                      "seed": 3, "out": str(tmp / "labels"), **label},
+            "learn": {"checkpoint": NETWORK, "labels": [str(tmp / "labels")], "out": str(tmp / "learn"),
+                      "resume": False, "steps": 3, "batch_size": 8, "learning_rate": 1e-4, "max_grad_norm": 40.0,
+                      "target": "softmax", "temperature": 0.25, "target_temperature": 0.25, "distill_weight": 1.0,
+                      "distill_floor": 0.25, "anneal_steps": 2, "value_weight": 1.0, "q_weight": 0.5,
+                      "selfplay_every": 0, "selfplay_tables": 2, "holdout": 0.0, "eval_every": 2, "save_every": 2,
+                      "seed": 0}}
+
+
+def _run():
+    return model_from_checkpoint(load_checkpoint(NETWORK))[1]
+
+
+def _labels(n: int, width: int, obs: int, history: tuple[int, int], seed: int = 0) -> Labels:
+    rng = np.random.default_rng(seed)
+    counts = rng.integers(2, 6, n).astype(np.int32)
+    m = int(counts.sum())
+    return Labels(obs=rng.random((n, obs)).astype(np.float16), history=rng.random((n, *history)).astype(np.float16),
+                  phase=np.full(n, 2, np.int8), seat=rng.integers(0, 4, n).astype(np.int8),
+                  hand=np.arange(n, dtype=np.int32) // 3, ret=rng.normal(size=n).astype(np.float32),
+                  cand_count=counts, cand_rows=rng.random((m, width)).astype(np.float16),
+                  cand_value=rng.normal(size=m).astype(np.float32), cand_worlds=rng.integers(1, 9, m).astype(np.int32),
+                  chosen=np.array([rng.integers(0, c) for c in counts], np.int32))
+
+
+def _header():
+    return label_header(_run(), dict(TINY_SEARCH), prior="greedy", play_by="search", seed=0)
+
+
+def test_labels_round_trip_through_the_file_format(tmp_path):
+    header = _header()
+    labels = _labels(7, header["feature_size"], header["obs_size"], tuple(header["history_shape"]))
+    path = write_shard(shard_path(tmp_path, 0), {**header, "first_hand": 0, "hands": 3}, labels)
+    saved, back = read_shard(path, header)
+    assert saved["format"] == FORMAT and saved["version"] == 1 and saved["ruleset"] == "standard"
+    assert saved["layout"] == "canonical" and saved["hands"] == 3
+    for name in ("obs", "history", "cand_rows", "cand_value", "cand_worlds", "cand_count", "chosen", "ret", "hand"):
+        np.testing.assert_array_equal(getattr(back, name), getattr(labels, name))
+    assert back.select(np.array([2])).cand_count.tolist() == [labels.cand_count[2]]
+    assert not list(tmp_path.glob("*.tmp*"))  # written atomically
+
+
+@pytest.mark.parametrize(("field", "value"), [("layout", "raw"), ("ruleset", "guafeng"), ("history_len", 3),
+                                               ("version", 2), ("format", "something-else"), ("feature_size", 5)])
+def test_mismatched_label_files_are_refused_with_the_mismatch_named(tmp_path, field, value):
+    header = _header()
+    labels = _labels(3, header["feature_size"], header["obs_size"], tuple(header["history_shape"]))
+    path = write_shard(shard_path(tmp_path, 0), {**header, field: value, "first_hand": 0, "hands": 1}, labels)
+    with pytest.raises(LabelError, match=field):
+        read_shard(path, header)
+    with pytest.raises(LabelError):
+        read_labels([tmp_path], header)
+
+
+def test_damaged_or_foreign_files_are_refused(tmp_path):
+    header = _header()
+    (tmp_path / "labels-00000.npz").write_bytes(b"not a zip at all")
+    with pytest.raises(LabelError, match="damaged"):
+        read_shard(tmp_path / "labels-00000.npz", header)
+    np.savez(tmp_path / "other.npz", x=np.zeros(3))
+    with pytest.raises(LabelError, match="no header"):
+        read_shard(tmp_path / "other.npz", header)
+    with pytest.raises(LabelError, match="no label shards"):
+        read_labels([tmp_path / "empty"], header)
+
+
+def test_the_networks_targets_are_what_the_search_computed():
+    """A position from a seeded hand, the search over two known worlds: the label row holds the search's
+    means of exactly the candidates it examined, and the training target is softmax(mean / T) of them."""
+    config = _config(Path("/nonexistent"))
+    config["search"] = {**TINY_SEARCH, "worlds": 2, "screen_worlds": 2, "max_candidates": 4}
+    labeller, _ = make_labeller(config)
+    for seed in range(20):
+        hand = _position(seed, 8 + seed)
+        if hand.phase != Phase.PLAY:
+            continue
+        view = view_of(hand, hand.current_player)
+        if len(view.legal_plays(3).plays) < 2:
+            continue
+        worlds = [_true_world(hand), _true_world(hand)]
+        _, row = labeller.label_decision(view, worlds)
+        stats = labeller.search.last
+        if row is None:
+            continue
+        examined = [i for i, m in enumerate(stats.means) if m is not None]
+        plays = [stats.candidates[i] for i in examined]
+        assert row[4] == [stats.means[i] for i in examined]
+        assert row[5] == [2] * len(examined)  # every candidate over both given worlds
+        np.testing.assert_array_equal(row[3], play_rows(view, plays, "canonical"))
+        # The search's means are its rollouts' outcomes in those worlds (the true deal twice).
+        for play, value in zip(plays, row[4], strict=True):
+            outcomes = [labeller.search._play_out(view, w, play, 0) for w in worlds]
+            assert min(outcomes) - 1e-9 <= value <= max(outcomes) + 1e-9
+        labels = labels_of([row], (1.0, -1.0), 0, labeller.encoder, labeller.run)
+        assert labels.ret[0] == (1.0 if view.seat % 2 == 0 else -1.0)
+        batch = Batch(labels)
+        target = search_policy(batch.values, batch.owner, 1, 0.25).numpy()
+        expected = np.exp(np.array(row[4]) / 0.25)
+        np.testing.assert_allclose(target, expected / expected.sum(), rtol=1e-5)
+        assert int(batch.best) == int(np.argmax(row[4]))
+        return
+    pytest.fail("no position with a real choice found")
+
+
+def test_distill_loss_is_lowest_at_the_search_ordering_and_ignores_a_shared_value():
+    values = torch.tensor([1.0, 0.0, -0.5, 0.2, 0.4])
+    owner = torch.tensor([0, 0, 0, 1, 1])
+    for kind in ("softmax", "advantage"):
+        good = distill_loss(values.clone(), values, owner, 2, kind, 0.25, 0.25)
+        shifted = distill_loss(values + torch.tensor([3.0, 3.0, 3.0, -1.0, -1.0]), values, owner, 2, kind, 0.25, 0.25)
+        bad = distill_loss(-values, values, owner, 2, kind, 0.25, 0.25)
+        assert float(good) == pytest.approx(float(shifted), abs=1e-5)
+        assert float(good) < float(bad)
+    with pytest.raises(ValueError, match="softmax or advantage"):
+        distill_loss(values, values, owner, 2, "other", 1.0, 1.0)
+
+
+def test_the_distillation_weight_never_falls_below_its_floor():
+    weights = [distill_weight(step, 1.0, 0.25, 100) for step in range(0, 500, 10)]
+    assert weights[0] == 1.0 and min(weights) == 0.25 and weights[-1] == 0.25
+    assert all(a >= b for a, b in itertools.pairwise(weights))
+    assert distill_weight(10, 0.1, 0.25, 0) == 0.25
+
+
+def test_a_round_runs_end_to_end_and_resumes(tmp_path):
+    config = _config(tmp_path, hands=1)
+    hands, decisions, stopped = run_labelling(config)
+    assert (hands, stopped) == (1, False) and decisions > 5
+    config["label"]["hands"] = 2  # a rerun resumes after the written shard
+    assert run_labelling(config)[0] == 2
+    assert len(shard_paths(tmp_path / "labels")) == 2
+    other = _config(tmp_path, hands=3)
+    other["search"]["worlds"] = 3
+    with pytest.raises(LabelError, match="search"):
+        run_labelling(other)
+    config["learn"]["holdout"] = 0.5
+    figures = learn(config)
+    assert 0.0 <= figures["agreement_best"] <= 1.0 and figures["value_error"] >= 0
+    state = load_checkpoint(tmp_path / "learn" / "latest.pt")
+    assert state["counters"]["distill_steps"] == 3
+    assert (tmp_path / "learn" / "tensorboard").is_dir()
+    agent = DMCAgent.from_checkpoint(tmp_path / "learn" / "latest.pt")
+    assert agent.run.layout == "canonical"
+    config["learn"].update(resume=True, steps=5)
+    learn(config)
+    assert load_checkpoint(tmp_path / "learn" / "latest.pt")["counters"]["distill_steps"] == 5
+
+
+def test_learning_moves_the_network_towards_the_search(tmp_path):
+    """On a fixed label set, a few steps raise the agreement with the search's best candidate."""
+    config = _config(tmp_path, hands=2, hands_per_shard=2)
+    run_labelling(config)
+    config["learn"].update(steps=60, learning_rate=1e-3, batch_size=64, eval_every=60, save_every=60,
+                           target_temperature=0.05, temperature=0.05, distill_floor=1.0, q_weight=0.0,
+                           value_weight=0.0)
+    model, run = model_from_checkpoint(load_checkpoint(NETWORK))
+    labels = read_labels([tmp_path / "labels"], label_header(run, {}))
+    from agents.distill.learn import holdout_figures
+
+    before = holdout_figures(model, Batch(labels))["agreement_best"]
+    learn(config)  # holdout 0: figures on the training decisions themselves
+    trained = model_from_checkpoint(load_checkpoint(tmp_path / "learn" / "latest.pt"))[0]
+    after = holdout_figures(trained, Batch(labels))["agreement_best"]
+    assert after > before
+
+
+def test_bad_settings_are_refused_at_start(tmp_path):
+    with pytest.raises(ValueError, match="play_by"):
+        make_labeller(_config(tmp_path, play_by="nobody"))
+    with pytest.raises(ValueError, match="hands"):
+        make_labeller(_config(tmp_path, hands=0))
+    config = _config(tmp_path)
+    config["search"]["worlds"] = 0
+    with pytest.raises(ValueError, match="worlds"):
+        make_labeller(config)
+    config = _config(tmp_path)
+    config["learn"]["target"] = "imitate"
+    with pytest.raises(ValueError, match=r"learn\.target"):
+        learn(config)
+
+
+def test_labelling_stops_cleanly_on_sigterm_and_keeps_whole_shards(tmp_path):
+    out = tmp_path / "labels"
+    command = [sys.executable, "-m", "agents.distill.label", f"hydra.run.dir={tmp_path / 'hydra'}",
+               f"label.network={NETWORK}", "label.prior=greedy", "label.hands=50", f"label.out={out}",
+               *[f"search.{k}={v}" for k, v in TINY_SEARCH.items()]]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.time() + 240
+    while not shard_paths(out) and time.time() < deadline and process.poll() is None:
+        time.sleep(0.5)
+    process.send_signal(signal.SIGTERM)
+    output, _ = process.communicate(timeout=120)
+    assert process.returncode == 0, output
+    assert "stopped:" in output and "Traceback" not in output
+    header = json.loads(json.dumps(read_shard(shard_paths(out)[0])[0]))
+    for path in shard_paths(out):
+        read_shard(path, header)
+    assert not list(out.glob("*.tmp*"))
+
+
+def test_labeller_plays_with_the_network_when_asked(tmp_path):
+    labeller, header = make_labeller(_config(tmp_path, play_by="network"))
+    assert isinstance(labeller, Labeller) and labeller.actor is not None and header["play_by"] == "network"
+    labels = labeller.label_hand(0)
+    assert len(labels) > 0 and np.all(labels.cand_count >= 2)
+    assert not math.isnan(float(labels.cand_value.sum()))
+
+
+def test_selfplay_batches_train_alongside_the_labels(tmp_path):
+    """With selfplay_every, the network's own self-play trains Q and V between distillation steps."""
+    config = _config(tmp_path, hands=1)
+    run_labelling(config)
+    config["learn"].update(steps=2, selfplay_every=1, selfplay_tables=2, eval_every=2, save_every=2)
+    before = load_checkpoint(NETWORK)["model"]
+    learn(config)
+    after = load_checkpoint(tmp_path / "learn" / "latest.pt")
+    assert after["counters"]["distill_steps"] == 2 and after["counters"]["selfplay_batches"] == 2
+    assert any(not torch.equal(before[k], after["model"][k]) for k in before)
+
+
+def test_a_network_the_search_cannot_label_for_is_refused(tmp_path):
+    """A card-mode checkpoint or a 刮风 one: refused at start-up, the rule set and mode named."""
+    from agents.selfplay.checkpoint import new_model, save_checkpoint
+    from agents.selfplay.config import run_config
+    from tests.test_train import config as train_config
+
+    for overrides, named in ((("action_mode=card", "train.teacher=none"), "card"), (("rules=guafeng",), "guafeng")):
+        cfg = train_config("train=smoke", *overrides)
+        path = save_checkpoint(tmp_path / f"{named}.pt", model=new_model(run_config(cfg)), optimizer=None, config=cfg,
+                               counters={"frames": 0})
+        with pytest.raises(ValueError, match=named):
+            make_labeller(_config(tmp_path, network=str(path)))
