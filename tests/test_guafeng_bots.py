@@ -20,7 +20,6 @@ from env.guafeng.combos import classify
 from env.guafeng.hand import GuafengHand, GuafengPhase
 from env.guafeng.order import LEVELS
 from env.guafeng.ruleset import GuafengRules
-from env.standard.view import view_of
 
 ROOT = Path(__file__).resolve().parents[1]
 GUAFENG = GuafengRules()
@@ -110,7 +109,7 @@ def test_an_agent_without_a_guafeng_policy_refuses_the_table():
 
     hand = GuafengHand.new(3, GUAFENG, dealer=0)
     with pytest.raises(ValueError, match="does not play the guafeng rule set"):
-        StandardOnly().act(view_of(hand, hand.current_player))
+        StandardOnly().act(GUAFENG.view_of(hand, hand.current_player))
 
 
 def test_guafeng_deals_are_their_own_set(tmp_path):
@@ -189,6 +188,6 @@ def test_expert_keeps_the_trump_pair_to_win_the_kitty_as_a_defender():
     script = {0: ["HA", "HQ", "HK HK"], 2: ["H4", "H6", "H7 D8"], 3: ["H8", "H9", "D9 DJ"]}
     while hand.phase != GuafengPhase.DONE:
         seat = hand.current_player
-        hand.act(seat, expert.act(view_of(hand, seat)) if seat == 1 else parse_cards(script[seat].pop(0)))
+        hand.act(seat, expert.act(GUAFENG.view_of(hand, seat)) if seat == 1 else parse_cards(script[seat].pop(0)))
     assert [t.plays[1] for t in hand.tricks] == [tuple(parse_cards(c)) for c in ("D4", "D6", "S4 S4")]
     assert hand.tricks[-1].winner == 1 and hand.result.kitty_bonus == 160

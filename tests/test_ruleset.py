@@ -127,7 +127,7 @@ def test_logs_name_the_rule_set_and_old_logs_still_replay():
     assert log["ruleset"] == "standard" and log["layout"] == STANDARD.layout.to_dict()
     old = {k: v for k, v in log.items() if k not in ("ruleset", "layout")}
     assert Hand.from_log(old).result == hand.result
-    with pytest.raises(ValueError, match="unknown ruleset 'nonesuch'; known rule sets: guafeng, standard"):
+    with pytest.raises(ValueError, match=r"unknown ruleset 'nonesuch'; known rule sets: guafeng, (\w+, )*standard"):
         Hand.from_log({**log, "ruleset": "nonesuch"})
     with pytest.raises(ValueError, match="unknown guafeng option"):  # 刮风's hands are not standard hands
         Hand.from_log({**log, "ruleset": "guafeng"})
@@ -233,7 +233,7 @@ def test_the_referee_api_takes_the_standard_rule_set_by_name():
     lambda: make_ruleset("nonesuch"),
 ])
 def test_an_unknown_rule_set_is_refused_with_the_known_names(call):
-    with pytest.raises(ValueError, match=r"unknown ruleset 'nonesuch'; known rule sets: guafeng, standard"):
+    with pytest.raises(ValueError, match=r"unknown ruleset 'nonesuch'; known rule sets: guafeng, (\w+, )*standard"):
         call()
 
 

@@ -96,7 +96,7 @@ def position_before(view: PlayerView, world: World, index: int) -> Hand:
             hands[seat][kind] += 1
             played[seat][kind] -= 1
     return Hand.from_position(
-        options=view.ruleset, level=view.level, dealer=view.dealer, team_levels=view.team_levels, ctx=view.ctx,
+        rules=view.ruleset, level=view.level, dealer=view.dealer, team_levels=view.team_levels, ctx=view.ctx,
         standing=view.standing_bid, hands=hands, kitty=list(world.kitty), played=played, tricks=list(view.tricks),
         leader=view.leader, trick_plays=list(view.trick_plays[:index]), defender_points=view.defender_points,
         failed_throws=list(view.failed_throws))
