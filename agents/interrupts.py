@@ -171,13 +171,18 @@ def sigint_deferred() -> Iterator[None]:
     try:
         yield
     finally:
-        for s, handler in previous.items():
-            fallback = signal.default_int_handler if s == signal.SIGINT else signal.SIG_DFL
-            signal.signal(s, handler if handler is not None else fallback)
+        _restore(previous)
     if caught:
         if caught[0] == signal.SIGINT:
             raise KeyboardInterrupt
         raise StopSignal(caught[0])
+
+
+def _restore(previous: dict) -> None:
+    """Put back the handlers a context replaced (one installed outside Python: the default action)."""
+    for s, handler in previous.items():
+        fallback = signal.default_int_handler if s == signal.SIGINT else signal.SIG_DFL
+        signal.signal(s, handler if handler is not None else fallback)
 
 
 @contextlib.contextmanager
@@ -198,9 +203,7 @@ def stop_signals_held(message: str) -> Iterator[None]:
     try:
         yield
     finally:
-        for s, handler in previous.items():
-            fallback = signal.default_int_handler if s == signal.SIGINT else signal.SIG_DFL
-            signal.signal(s, handler if handler is not None else fallback)
+        _restore(previous)
 
 
 def _set_parent_death_signal() -> bool:

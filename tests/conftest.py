@@ -8,7 +8,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -62,6 +62,28 @@ def _press_ctrl_c(command: Sequence[str], ready: str, wait_s: float = 600) -> tu
 def press_ctrl_c() -> Callable[..., tuple[int, str]]:
     """:func:`_press_ctrl_c`: run a command and interrupt it as a person at the terminal would."""
     return _press_ctrl_c
+
+
+def serve_app(app) -> Iterator[str]:
+    """Serve an ASGI ``app`` with uvicorn in a thread on a free 127.0.0.1 port; yields ``"127.0.0.1:port"``
+    once it accepts connections, and stops it after."""
+    import socket
+
+    import uvicorn
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
 
 
 # The tests' own third rule set (tests/rulesets/no_bidding.py): registered for the whole suite, so

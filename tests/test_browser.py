@@ -9,14 +9,12 @@ from __future__ import annotations
 import io
 import os
 import shutil
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import serve_app
 
 CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,31 +27,14 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
                                 reason="needs Debian's Chromium at /usr/bin/chromium (apt-get install chromium)")
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def _serve(**settings) -> Iterator[str]:
     """The web server of ``WebSettings(**settings)`` on a free 127.0.0.1 port, in a thread."""
-    import uvicorn
-
     from ui.web.server import WebSettings, create_app
 
     app = create_app(WebSettings(seats=("human", "greedy", "greedy", "greedy"), ai_delay=0.05,
                                  checkpoint_dir=str(ROOT / "checkpoints"), **settings))  # absolute, as play.py
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    for address in serve_app(app):
+        yield f"http://{address}"
 
 
 @pytest.fixture(scope="module")

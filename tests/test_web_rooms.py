@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import socket
-import threading
-import time
 import warnings
 from collections.abc import Iterator
 
@@ -16,6 +13,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette warns about its httpx transport on import
     from fastapi.testclient import TestClient
 
+from conftest import serve_app
 from starlette.websockets import WebSocketDisconnect
 
 from ui.session import GameSession
@@ -89,22 +87,7 @@ def test_a_wrong_link_is_refused_with_its_reason(client: TestClient, path: str, 
 @pytest.fixture
 def live_server() -> Iterator[str]:
     """The server on a real 127.0.0.1 socket (uvicorn in a thread): one event loop for every connection."""
-    import uvicorn
-
-    app = create_app(WebSettings(seats=("human", "greedy", "greedy", "greedy"), ai_delay=0.0))
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    yield from serve_app(create_app(WebSettings(seats=("human", "greedy", "greedy", "greedy"), ai_delay=0.0)))
 
 
 def test_a_reload_gets_the_seat_back_and_the_old_window_is_told(live_server: str) -> None:
