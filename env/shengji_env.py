@@ -111,7 +111,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from env.core.actions import NUM_ACTIONS, no_actions
+from env.core.actions import no_actions
 from env.core.cards import CARD_NAMES, parse_cards
 from env.core.decisions import Decision
 from env.core.errors import IllegalActionError
@@ -154,10 +154,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.hand: Any = None
         self.match: Any = None
         self.decision: Decision | None = None
-        self._mask = no_actions()
+        self._mask = no_actions(self.num_actions)
 
     def _configure(self, *, rules, episode, reward, deal, start, layout, history_len) -> None:
         self.ruleset = ruleset_from_config(rules)
+        self.num_actions = self.ruleset.num_actions
         if self.ruleset.layout.players != len(AGENTS):
             raise ValueError(f"the environment seats {len(AGENTS)} players, the rule set "
                              f"{self.ruleset.name!r} deals to {self.ruleset.layout.players}")
@@ -176,10 +177,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         size = self.ruleset.observation_size(layout)
         self._observation_space = spaces.Dict({
             "observation": spaces.Box(0.0, 2.0, (size,), dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
+            "action_mask": spaces.Box(0, 1, (self.num_actions,), dtype=np.int8),
             "history": spaces.Box(0.0, 2.0, self.encoder.history_shape, dtype=np.float32),
         })
-        self._action_space = spaces.Discrete(NUM_ACTIONS)
+        self._action_space = spaces.Discrete(self.num_actions)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._observation_space
@@ -234,7 +235,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         seat = self.hand.current_player
         if seat is None:
             self.decision = None
-            self._mask = no_actions()
+            self._mask = no_actions(self.num_actions)
             return
         self.decision = self.ruleset.decision(self.hand, seat)
         self._mask = None  # from the decision when first asked (see _legal_mask)
@@ -258,9 +259,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self._was_dead_step(action)
             return
         mask = self._legal_mask()
-        if action is None or not 0 <= int(action) < NUM_ACTIONS or not mask[int(action)]:
+        if action is None or not 0 <= int(action) < self.num_actions or not mask[int(action)]:
             legal = ", ".join(self.ruleset.action_name(a) for a in np.flatnonzero(mask))
-            shown = action if action is None or not 0 <= int(action) < NUM_ACTIONS else \
+            shown = action if action is None or not 0 <= int(action) < self.num_actions else \
                 self.ruleset.action_name(int(action))
             raise IllegalActionError(f"{agent} cannot take action {shown} now; legal: {legal}")
         self._cumulative_rewards[agent] = 0.0
@@ -289,7 +290,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 self.terminations[agent] = not truncated
                 self.truncations[agent] = truncated
             self.decision = None
-            self._mask = no_actions()
+            self._mask = no_actions(self.num_actions)
         else:
             self.hand = self.match.new_hand()
             self._begin_decision()
@@ -349,7 +350,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     # ------------------------------------------------------------------ observing
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         observation, history = self.encode(agent)
-        mask = self._legal_mask().copy() if self._acting(agent) else no_actions()
+        mask = self._legal_mask().copy() if self._acting(agent) else no_actions(self.num_actions)
         return {"observation": observation, "action_mask": mask, "history": history}
 
     def encode(self, agent: str) -> tuple[np.ndarray, np.ndarray]:

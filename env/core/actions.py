@@ -8,6 +8,9 @@
             standard game's bids: :mod:`env.standard.actions`)
 ==========  ==================================================================
 
+A rule set with more bids (the standard game with three or four decks) extends
+the table past 65 (``RuleSet.num_actions``); the masks then have its size.
+
 A rule set composes its multi-card decisions one card per step over this table
 and gives exact masks (an action is allowed iff a legal completion exists).
 """
@@ -35,19 +38,19 @@ def action_name(action: int) -> str:
         return "STOP"
     if action == PASS:
         return "PASS"
-    if FIRST_BID <= action < NUM_ACTIONS:
+    if action >= FIRST_BID:
         return f"bid {action - FIRST_BID}"
     raise ValueError(f"action {action} out of range 0..{NUM_ACTIONS - 1}")
 
 
-def card_mask(kinds: Sequence[int]) -> np.ndarray:
+def card_mask(kinds: Sequence[int], size: int = NUM_ACTIONS) -> np.ndarray:
     """Mask of a one-card decision (a tribute card or a returned card, RULES.md 9): these kinds."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    mask = np.zeros(size, dtype=np.int8)
     for k in kinds:
         mask[k] = 1
     return mask
 
 
-def no_actions() -> np.ndarray:
-    """The mask of a seat with nothing to do (the hand is over)."""
-    return np.zeros(NUM_ACTIONS, dtype=np.int8)
+def no_actions(size: int = NUM_ACTIONS) -> np.ndarray:
+    """The mask of a seat with nothing to do (the hand is over), over a table of ``size`` actions."""
+    return np.zeros(size, dtype=np.int8)

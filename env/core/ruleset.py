@@ -27,7 +27,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any
 
-from env.core.actions import action_name
+from env.core.actions import NUM_ACTIONS, action_name
 from env.core.layout import DealLayout
 from env.core.moves import MoveList
 
@@ -47,6 +47,11 @@ class RuleSet(ABC):
     layout: DealLayout
     referee: str = ""
     """The module answering :mod:`env.rules`'s string functions for this rule set."""
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the rule set's action table (:mod:`env.core.actions`): the shared table unless it has more bids."""
+        return NUM_ACTIONS
 
     @property
     def file_tag(self) -> str:

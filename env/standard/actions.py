@@ -10,7 +10,14 @@ Action table (``Discrete(NUM_ACTIONS)``):
 60..63      bid a pair of level cards of S, H, C, D
 64          bid a pair of little jokers
 65          bid a pair of big jokers
+66..71      (three decks and more) bid a triple of level cards of S, H, C, D,
+            three little jokers, three big jokers
+72..77      (four decks) the same with four cards
 ==========  ==================================================================
+
+The bid actions follow the ladder of :func:`~env.standard.bidding.bids_for`; a
+game of ``d`` decks has ``FIRST_BID + max(10, len(bids_for(d)))`` actions
+(:func:`num_actions`), so one and two decks keep the 66 of the shared table.
 
 A multi-card decision is composed one card per step by the same seat
 (:class:`PlayComposer`): the leader picks any card, then more cards of the same
@@ -36,40 +43,49 @@ import numpy as np
 from env.core.actions import FIRST_BID, NUM_ACTIONS, NUM_BID_ACTIONS, PASS, STOP
 from env.core.actions import action_name as card_action_name
 from env.core.cards import NUM_KINDS
-from env.standard.bidding import ALL_BIDS, Bid
+from env.standard.bidding import Bid, bids_for
 from env.standard.combos import profile
+from env.standard.follow_duty import FollowDuty
 from env.standard.hand import Hand, Phase
 from env.standard.layout import LAYOUT
 from env.standard.tricks import Lead, effective_suit_count
 from env.standard.trump import TrumpContext
 from env.standard.view import PlayerView
 
-if len(ALL_BIDS) != NUM_BID_ACTIONS:
-    raise ImportError(f"the standard bids ({len(ALL_BIDS)}) must fill the action table's {NUM_BID_ACTIONS} bid slots")
+BID_TABLE = bids_for(4)
+"""Every bid of any deck count, in action order (each deck count's bids are a prefix of it)."""
+if len(bids_for(2)) != NUM_BID_ACTIONS:
+    raise ImportError(f"the two-deck bids ({len(bids_for(2))}) must fill the table's {NUM_BID_ACTIONS} bid slots")
+
+
+def num_actions(decks: int) -> int:
+    """Size of the action table of a game of ``decks`` decks (66 for one and two decks)."""
+    return FIRST_BID + max(NUM_BID_ACTIONS, len(bids_for(decks)))
+
 KITTY_PICKS = LAYOUT.kitty_size
 """The standard game's burial length; a hand's is ``hand.ruleset.layout.kitty_size``."""
 
 
 def bid_action(bid: Bid) -> int:
     """Action id of a bid."""
-    return FIRST_BID + ALL_BIDS.index(bid)
+    return FIRST_BID + BID_TABLE.index(bid)
 
 
 def action_bid(action: int) -> Bid:
     """The bid of a bid action id."""
-    return ALL_BIDS[action - FIRST_BID]
+    return BID_TABLE[action - FIRST_BID]
 
 
 def action_name(action: int) -> str:
     """Readable name of an action id (``"SA"``, ``"STOP"``, ``"PASS"``, ``"bid pair H"``)."""
-    if FIRST_BID <= action < NUM_ACTIONS:
+    if FIRST_BID <= action < FIRST_BID + len(BID_TABLE):
         return f"bid {action_bid(action)}"
     return card_action_name(action)
 
 
-def bid_mask(options: Sequence[Bid]) -> np.ndarray:
-    """Mask of a bidding decision: PASS plus the available bids."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+def bid_mask(options: Sequence[Bid], size: int = NUM_ACTIONS) -> np.ndarray:
+    """Mask of a bidding decision over a table of ``size`` actions: PASS plus the available bids."""
+    mask = np.zeros(size, dtype=np.int8)
     mask[PASS] = 1
     for bid in options:
         mask[bid_action(bid)] = 1
@@ -89,12 +105,14 @@ class PlayComposer:
     decision; each step is then a few set checks.
     """
 
-    __slots__ = ("mode", "ctx", "hand", "lead", "picked", "counts", "target", "_suit", "_short", "_free",
-                 "_shaped", "_feasible", "_suit_kinds")
+    __slots__ = ("mode", "ctx", "hand", "lead", "picked", "counts", "target", "size", "_suit", "_short", "_free",
+                 "_shaped", "_feasible", "_suit_kinds", "_duty")
 
     def __init__(self, mode: str, ctx: TrumpContext | None, hand: Sequence[int], lead: Lead | None = None,
-                 kitty_size: int = KITTY_PICKS):
+                 kitty_size: int = KITTY_PICKS, size: int = NUM_ACTIONS):
         self.mode = mode
+        self.size = size
+        self._duty: FollowDuty | None = None
         self.ctx = ctx
         self.hand = hand
         self.lead = lead
@@ -123,6 +141,9 @@ class PlayComposer:
         if self._short or not (lead.tractor_lengths or lead.pairs):
             return
         self._shaped = True
+        if ctx.decks != 2:  # RULES.md 11: the duty's witnesses decide (see env.standard.follow_duty)
+            self._duty = FollowDuty(ctx, hand, lead)
+            return
         pair_kinds = [k for k in self._suit_kinds if hand[k] >= 2]
         size = ctx.suit_size[suit]
         order = ctx.order
@@ -165,7 +186,7 @@ class PlayComposer:
 
     def mask(self) -> np.ndarray:
         """Mask over the action table for the next pick."""
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask = np.zeros(self.size, dtype=np.int8)
         hand, counts = self.hand, self.counts
         if self.mode == "bury":
             for k in range(NUM_KINDS):
@@ -199,6 +220,14 @@ class PlayComposer:
                     mask[k] = 1
             return mask
         n_picked = len(self.picked) + 1
+        if self._duty is not None:
+            for k in self._suit_kinds:
+                if hand[k] > counts[k]:
+                    counts[k] += 1
+                    if self._duty.can_complete(counts, n_picked):
+                        mask[k] = 1
+                    counts[k] -= 1
+            return mask
         for k in self._suit_kinds:
             if hand[k] > counts[k]:
                 counts[k] += 1
@@ -226,6 +255,7 @@ def composer_for(source: Hand | PlayerView, seat: int | None = None) -> PlayComp
         cards = source.hand
     else:
         cards = source.hands[source.current_player if seat is None else seat]
+    size = source.ruleset.num_actions
     if source.phase == Phase.KITTY:
-        return PlayComposer("bury", source.ctx, cards, kitty_size=source.ruleset.layout.kitty_size)
-    return PlayComposer("lead" if source.lead is None else "follow", source.ctx, cards, source.lead)
+        return PlayComposer("bury", source.ctx, cards, kitty_size=source.ruleset.layout.kitty_size, size=size)
+    return PlayComposer("lead" if source.lead is None else "follow", source.ctx, cards, source.lead, size=size)

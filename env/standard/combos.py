@@ -36,7 +36,8 @@ class Component(NamedTuple):
 
     @property
     def is_tractor(self) -> bool:
-        return self.size >= 4
+        """Two or more consecutive tuples (with two decks: pairs)."""
+        return self.size > self.cards.count(self.cards[-1]) > 1
 
 def pair_counts(ctx: TrumpContext, counts, suit: int) -> list[int]:
     """Pair-count vector of effective suit ``suit`` in a count vector."""
@@ -48,7 +49,7 @@ def pair_counts(ctx: TrumpContext, counts, suit: int) -> list[int]:
     return pc
 
 
-def _longest_run(pc: list[int]) -> tuple[int, int]:
+def longest_run(pc: list[int]) -> tuple[int, int]:
     """(length, start) of the longest run of consecutive indices with a pair; ties: highest."""
     best_len, best_start, run = 0, 0, 0
     for i, c in enumerate(pc):
@@ -80,7 +81,7 @@ def decompose_suit(ctx: TrumpContext, counts, suit: int) -> list[Component]:
         for i, ks in pair_kinds.items():
             pc[i] = len(ks)
         while True:
-            length, start = _longest_run(pc)
+            length, start = longest_run(pc)
             if length < 2:
                 break
             cards: list[int] = []

@@ -32,7 +32,8 @@ class BidDecision(Decision):
 
     def mask(self) -> np.ndarray:
         hand = self.hand
-        return bid_mask(hand.rebid_options(self.seat) if self.rebid else hand.bid_options(self.seat))
+        return bid_mask(hand.rebid_options(self.seat) if self.rebid else hand.bid_options(self.seat),
+                        hand.ruleset.num_actions)
 
     def step(self, action: int) -> bool:
         hand, seat = self.hand, self.seat
@@ -57,7 +58,8 @@ class TributeDecision(Decision):
 
     def mask(self) -> np.ndarray:
         hand = self.hand
-        return card_mask(hand.tribute_options(self.seat) if self.giving else hand.return_options(self.seat))
+        return card_mask(hand.tribute_options(self.seat) if self.giving else hand.return_options(self.seat),
+                         hand.ruleset.num_actions)
 
     def step(self, action: int) -> bool:
         if self.giving:

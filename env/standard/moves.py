@@ -16,6 +16,7 @@ from math import comb
 from env.core.moves import MoveList
 from env.core.suits import NUM_EFFECTIVE_SUITS, TRUMP
 from env.standard.combos import pair_counts, profile
+from env.standard.follow_duty import FollowDuty
 from env.standard.tricks import Lead, effective_suit_count
 from env.standard.trump import TrumpContext
 
@@ -109,6 +110,9 @@ def legal_follows(ctx: TrumpContext, hand: Sequence[int], lead: Lead, max_plays:
     if not needs_shape:
         out.extend(_sorted_plays(_sub_multisets(in_suit, lead.n, max_plays), suit == TRUMP))
         return MoveList(out.plays, out.truncated)
+    if ctx.decks != 2:
+        out.extend(_witnessed_follows(ctx, hand, lead, in_suit))
+        return MoveList(out.plays, out.truncated)
     required = profile(tuple(pair_counts(ctx, hand, suit)), lead.tractor_lengths, lead.pairs)
     order = ctx.order
     size = ctx.suit_size[suit]
@@ -124,8 +128,30 @@ def legal_follows(ctx: TrumpContext, hand: Sequence[int], lead: Lead, max_plays:
     return MoveList(out.plays, out.truncated)
 
 
+def _witnessed_follows(ctx: TrumpContext, hand: Sequence[int], lead: Lead,
+                       in_suit: list[tuple[int, int]]) -> Iterator[tuple[int, ...]]:
+    """Legal follows in RULES.md 11's reading, lazily: each witness of the duty, filled from the suit's other cards."""
+    duty = FollowDuty(ctx, hand, lead)
+    seen: set[tuple[int, ...]] = set()
+    for taken in duty.witnesses():
+        core = [k for k, c in zip(duty.kinds, taken, strict=True) for _ in range(c)]
+        uses = dict(zip(duty.kinds, taken, strict=True))
+        spare = [(k, c - uses.get(k, 0)) for k, c in in_suit if c - uses.get(k, 0) > 0]
+        for fill in _sub_multisets(spare, lead.n - len(core)):
+            play = tuple(sorted(core + list(fill)))
+            if play not in seen:
+                seen.add(play)
+                yield play
+
+
 def basic_leads(ctx: TrumpContext, hand: Sequence[int], suit: int) -> list[tuple[int, ...]]:
-    """Singles, pairs and tractors (every choice of kinds) of one effective suit."""
+    """Singles, pairs and tractors (every choice of kinds) of one effective suit.
+
+    With other than two decks: every m-tuple (m up to the copies held) and
+    every tractor (m, k) (RULES.md 11).
+    """
+    if ctx.decks != 2:
+        return _basic_tuple_leads(ctx, hand, suit)
     kinds = [k for k in ctx.suit_kinds[suit] if hand[k]]
     plays: list[tuple[int, ...]] = [(k,) for k in kinds]
     pair_kinds: dict[int, list[int]] = {}
@@ -145,6 +171,31 @@ def basic_leads(ctx: TrumpContext, hand: Sequence[int], suit: int) -> list[tuple
     for index in sorted(pair_kinds):
         for k in pair_kinds[index]:
             extend(index + 1, (k, k))
+    return plays
+
+
+def _basic_tuple_leads(ctx: TrumpContext, hand: Sequence[int], suit: int) -> list[tuple[int, ...]]:
+    kinds = [k for k in ctx.suit_kinds[suit] if hand[k]]
+    plays: list[tuple[int, ...]] = []
+    for m in range(1, max((hand[k] for k in kinds), default=0) + 1):
+        at: dict[int, list[int]] = {}
+        for k in kinds:
+            if hand[k] >= m:
+                plays.append((k,) * m)
+                at.setdefault(ctx.order[k], []).append(k)
+        if m < 2:
+            continue
+
+        def extend(index: int, chain: tuple[int, ...], m: int = m, at: dict[int, list[int]] = at) -> None:
+            for k in at.get(index, ()):
+                longer = chain + (k,) * m
+                if len(longer) >= 2 * m:
+                    plays.append(longer)
+                extend(index + 1, longer)
+
+        for index in sorted(at):
+            for k in at[index]:
+                extend(index + 1, (k,) * m)
     return plays
 
 

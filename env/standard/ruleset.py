@@ -22,12 +22,13 @@ builds one by name; the names are :data:`RULESETS`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
-from env.core.cards import BIG_JOKER, COPIES_PER_KIND, LITTLE_JOKER, NUM_KINDS, NUM_RANKS, SUITS, points_of, suit_of
+from env.core.cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, NUM_RANKS, SUITS, points_of, suit_of
 from env.core.layout import DealLayout
 from env.core.ruleset import RuleSet
-from env.standard.bidding import BIG_JOKER_PAIR, LITTLE_JOKER_PAIR, Bid, available_bids
+from env.standard.bidding import Bid, available_bids, bids_for
 from env.standard.layout import LAYOUT
 from env.standard.moves import legal_follows, legal_leads
 from env.standard.scoring import advance_level, kitty_multiplier_of, next_dealer, score_with
@@ -37,10 +38,11 @@ from env.standard.variants import RuleOptions
 
 
 class StandardRules(RuleSet):
-    """The standard game of RULES.md: two decks, 25 cards each, an 8-card kitty, and its variant options.
+    """The standard game of RULES.md: by default two decks, 25 cards each, an 8-card kitty, and its variant options.
 
-    ``layout`` may be changed (tests of what derives from it); the rules need
-    four players and two decks.
+    The options' ``decks`` and ``kitty_size`` (RULES.md 11) give the layout;
+    ``layout`` may be given instead (tests of what derives from it) if it
+    agrees with them. The rules need four players.
     """
 
     name = "standard"
@@ -55,13 +57,19 @@ class StandardRules(RuleSet):
             options = RuleOptions.from_dict(options)
         if options is not None and not isinstance(options, RuleOptions):
             raise ValueError(f"the standard rule set takes RuleOptions, got {type(options).__name__}")
-        layout = layout or self.LAYOUT
+        options = options or RuleOptions()
+        if layout is None:
+            layout = self.LAYOUT if options.decks == 2 and options.kitty_size == self.LAYOUT.kitty_size else \
+                DealLayout(players=4, decks=options.decks, hand_size=options.hand_size, kitty_size=options.kitty_size)
         if layout.players != 4:
             raise ValueError(f"the standard rule set is for 4 players, got layout players={layout.players}")
-        if layout.decks != COPIES_PER_KIND:
-            raise ValueError(f"the standard rule set plays {COPIES_PER_KIND} decks, got layout decks={layout.decks}")
-        self.options = options or RuleOptions()
+        if layout.decks != options.decks:
+            raise ValueError(f"the layout deals {layout.decks} deck(s) but rule option decks={options.decks}")
+        self.options = options
         self.layout = layout
+        self.bids = bids_for(options.decks)
+        if options.decks != 2:
+            self.available_bids = partial(available_bids, bids=self.bids)
 
     # The hot rule questions are the module functions themselves: no extra call per play.
     lead_error = staticmethod(lead_error)
@@ -86,8 +94,14 @@ class StandardRules(RuleSet):
         return _BID_KINDS[level_rank]
 
     def trump_of_bid(self, bid: Bid) -> tuple[str | None, bool]:
-        jokers_only = bid.strength == BIG_JOKER_PAIR and self.options.big_joker_pair == "master"
-        return (None if bid.strength >= LITTLE_JOKER_PAIR else SUITS[bid.suit]), jokers_only
+        jokers_only = bid.joker == BIG_JOKER and self.options.big_joker_pair == "master"
+        return (None if bid.is_joker else SUITS[bid.suit]), jokers_only
+
+    @property
+    def num_actions(self) -> int:
+        from env.standard.actions import num_actions
+
+        return num_actions(self.options.decks)
 
     @property
     def redeal_without_bid(self) -> bool:

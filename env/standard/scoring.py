@@ -11,19 +11,18 @@ from env.standard.variants import RuleOptions
 
 
 def kitty_multiplier_of(components: list[Component], variant: str = "exponential") -> int:
-    """Kitty multiplier from the components actually led in the last trick.
+    """Kitty multiplier from the components actually led in the last trick (RULES.md 7 and 11).
 
     The largest component decides: ``exponential`` gives 2**cards (single 2,
-    pair 4, 2-pair tractor 16, 3-pair tractor 64); ``linear`` gives single 2,
-    pair 4, any tractor 8.
+    pair 4, 2-pair tractor 16, 3-pair tractor 64, triple 8); ``linear`` gives
+    single 2, an m-tuple 2m, any tractor of m-tuples 4m (pair 4, pair tractor 8).
     """
     if not components:
         raise ValueError("kitty multiplier needs a non-empty lead")
-    size = max(c.size for c in components)
     if variant == "exponential":
-        return 2**size
+        return 2 ** max(c.size for c in components)
     if variant == "linear":
-        return {1: 2, 2: 4}.get(size, 8)
+        return max((4 if c.is_tractor else 2) * c.cards.count(c.cards[-1]) for c in components)
     raise ValueError(f"kitty_multiplier variant {variant!r} is not 'exponential' or 'linear'")
 
 

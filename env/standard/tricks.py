@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from env.core.cards import CARD_NAMES, counts_of
 from env.core.errors import IllegalActionError
 from env.core.suits import EFFECTIVE_SUIT_NAMES, TRUMP
+from env.standard import tuples
 from env.standard.combos import (
     Component,
     decompose_suit,
@@ -34,7 +35,7 @@ _THROW_TOP = 1 << 20
 class Lead:
     """A lead analysed once per trick: suit, length, components and format."""
 
-    __slots__ = ("cards", "components", "is_throw", "n", "pairs", "rank", "suit", "tractor_lengths")
+    __slots__ = ("cards", "components", "is_throw", "n", "pairs", "rank", "requirements", "suit", "tractor_lengths")
 
     def __init__(self, ctx: TrumpContext, cards: Sequence[int]):
         if not cards:
@@ -46,8 +47,15 @@ class Lead:
         self.cards = tuple(cards)
         self.suit = suits.pop()
         self.n = len(cards)
-        self.components = decompose_suit(ctx, counts_of(cards), self.suit)
-        self.tractor_lengths, self.pairs, _ = shape_of(self.components)
+        if ctx.decks == 2:
+            self.components = decompose_suit(ctx, counts_of(cards), self.suit)
+            self.tractor_lengths, self.pairs, _ = shape_of(self.components)
+            self.requirements = None
+        else:  # RULES.md 11: tuples of up to d copies; the format is its requirements
+            self.components = tuples.decompose(ctx, counts_of(cards), self.suit)
+            self.requirements = tuples.requirements(self.components)
+            self.tractor_lengths = tuple(k for m, k in self.requirements if k >= 2)
+            self.pairs = sum(1 for m, k in self.requirements if k == 1)
         self.is_throw = len(self.components) > 1
         # The lead's own standing in the trick: a throw cannot be beaten by following.
         self.rank = (FOLLOWS_SHAPE, _THROW_TOP if self.is_throw else self.components[0].top)
@@ -98,6 +106,8 @@ def follow_error(ctx: TrumpContext, hand: Sequence[int], play: Sequence[int], le
         return f"must play {lead.n} {name} card(s): you hold {held}"
     if not lead.tractor_lengths and not lead.pairs:
         return None
+    if ctx.decks != 2:
+        return _tuple_follow_error(ctx, hand, play, lead)
     required = profile(tuple(pair_counts(ctx, hand, suit)), lead.tractor_lengths, lead.pairs)
     achieved = profile(tuple(pair_counts(ctx, counts_of(play), suit)), lead.tractor_lengths, lead.pairs)
     if achieved != required:
@@ -113,6 +123,56 @@ def _describe_duty(required: tuple[int, ...], lead: Lead) -> str:
     if lead.pairs:
         parts.append(f"{required[-1]} pair(s)")
     return ", ".join(parts) + " of the lead suit"
+
+
+def lead_requirements(lead: Lead) -> tuple[tuples.Shape, ...]:
+    """The lead's requirements in RULES.md 11's reading (two-deck leads compute them on demand)."""
+    return lead.requirements if lead.requirements is not None else tuples.requirements(lead.components)
+
+
+def _tuple_follow_error(ctx: TrumpContext, hand: Sequence[int], play: Sequence[int], lead: Lead) -> str | None:
+    """The shape duty of RULES.md 11 for a follower who holds more than the lead's count of its suit."""
+    reqs = lead_requirements(lead)
+    required = tuples.profile(tuples.stacks_of(ctx, hand, lead.suit), reqs)
+    achieved = tuples.profile(tuples.stacks_of(ctx, counts_of(play), lead.suit), reqs)
+    if achieved == required:
+        return None
+    return f"must match the lead's shape as far as you can: {describe_tuple_duty(required, reqs)}"
+
+
+_SHAPE_WORDS = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
+
+
+def shape_words(m: int, k: int) -> str:
+    """``"a triple"``, ``"a tractor of 2 triples"``."""
+    word = _SHAPE_WORDS.get(m, f"{m}-tuple")
+    return f"a {word}" if k == 1 else f"a tractor of {k} {word}s"
+
+
+def describe_tuple_duty(required: tuple[int, ...], reqs: tuple[tuples.Shape, ...]) -> str:
+    """The duty a required record sets, in words: what must be in the follow."""
+    parts, pos, queue = [], 0, list(reqs)
+    while queue and pos < len(required):
+        m, k = queue.pop(0)
+        if k >= 2:
+            met, t = required[pos], required[pos + 1]
+            pos += 2
+            if met:
+                parts.append(shape_words(m, k))
+                continue
+            if t:
+                parts.append(f"{t} {_SHAPE_WORDS.get(m, str(m))}(s) for {shape_words(m, k)}")
+            missing = k - t
+        else:
+            met = required[pos]
+            pos += 1
+            if met:
+                parts.append(shape_words(m, 1))
+                continue
+            missing = 1
+        if m - 1 >= 2:
+            queue = sorted(queue + [(m - 1, 1)] * missing, key=tuples.importance, reverse=True)
+    return (", ".join(parts) or "no tuple") + " of the lead suit"
 
 
 def is_legal_follow(ctx: TrumpContext, hand: Sequence[int], play: Sequence[int], lead: Lead) -> bool:
@@ -131,6 +191,8 @@ def throw_check(ctx: TrumpContext, lead: Lead, others: Iterable[Sequence[int]]) 
         return None
     suit = lead.suit
     order = ctx.order
+    if ctx.decks != 2:
+        return _tuple_throw_check(ctx, lead, others)
     highs, pcs = [], []
     for hand in others:
         highs.append(max((order[k] for k in ctx.suit_kinds[suit] if hand[k]), default=-1))
@@ -148,6 +210,17 @@ def throw_check(ctx: TrumpContext, lead: Lead, others: Iterable[Sequence[int]]) 
     return min(beatable, key=lambda c: (c.top, c.size))
 
 
+def _tuple_throw_check(ctx: TrumpContext, lead: Lead, others: Iterable[Sequence[int]]) -> Component | None:
+    """The throw check of RULES.md 11: a component is beaten by a unit of its shape above it (tuples may be broken)."""
+    suit, order = lead.suit, ctx.order
+    holdings = [(tuples.stacks_of(ctx, hand, suit),
+                 max((order[k] for k in ctx.suit_kinds[suit] if hand[k]), default=-1)) for hand in others]
+    beatable = [c for c in lead.components if any(tuples.beaten_by(st, high, c) for st, high in holdings)]
+    if not beatable:
+        return None
+    return min(beatable, key=lambda c: (c.top, c.size))
+
+
 def play_rank(ctx: TrumpContext, lead: Lead, play: Sequence[int]) -> tuple[int, int]:
     """How a follow competes for the trick: ``(category, key)``.
 
@@ -156,6 +229,8 @@ def play_rank(ctx: TrumpContext, lead: Lead, play: Sequence[int]) -> tuple[int, 
     lead) or ``NOT_A_WINNER``. A higher category wins; within one, a strictly
     higher key.
     """
+    if ctx.decks != 2:
+        return _tuple_play_rank(ctx, lead, play)
     suit = ctx.suit
     lead_suit = lead.suit
     if all(suit[k] == lead_suit for k in play):
@@ -176,6 +251,25 @@ def play_rank(ctx: TrumpContext, lead: Lead, play: Sequence[int]) -> tuple[int, 
         return NOT_A_WINNER, -1
     high = max(ctx.order[k] for k in play)
     return RUFFS, matching_key(pc, lead.tractor_lengths, lead.pairs, high)
+
+
+def _tuple_play_rank(ctx: TrumpContext, lead: Lead, play: Sequence[int]) -> tuple[int, int]:
+    """:func:`play_rank` in RULES.md 11's reading (a unit of the lead's shape, or a ruff matching its format)."""
+    suit, lead_suit = ctx.suit, lead.suit
+    if all(suit[k] == lead_suit for k in play):
+        if lead.is_throw:
+            return NOT_A_WINNER, -1
+        comps = tuples.decompose(ctx, counts_of(play), lead_suit)
+        if len(comps) == 1 and tuples.shape_of(comps[0]) == tuples.shape_of(lead.components[0]):
+            return FOLLOWS_SHAPE, comps[0].top
+        return NOT_A_WINNER, -1
+    if lead_suit == TRUMP or not all(suit[k] == TRUMP for k in play):
+        return NOT_A_WINNER, -1
+    stacks = tuples.stacks_of(ctx, counts_of(play), TRUMP)
+    reqs = lead_requirements(lead)
+    if not tuples.matches_format(stacks, reqs):
+        return NOT_A_WINNER, -1
+    return RUFFS, tuples.matching_key(stacks, reqs, max(ctx.order[k] for k in play))
 
 
 def winning_play(ctx: TrumpContext, lead: Lead, follows: Sequence[Sequence[int]]) -> int:

@@ -39,6 +39,7 @@ class TrumpContext:
     """
 
     __slots__ = (
+        "decks",
         "is_trump",
         "jokers_only",
         "level",
@@ -55,6 +56,7 @@ class TrumpContext:
         self.trump_suit = None if jokers_only else trump_suit
         self.jokers_only = jokers_only
         self.options = options
+        self.decks = options.decks
         suit = [0] * NUM_KINDS
         order = [0] * NUM_KINDS
         constant_twos = options.constant_twos and not jokers_only
