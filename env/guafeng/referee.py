@@ -28,7 +28,11 @@ OTHER_PLAYERS = 3
 
 
 def check_options(options: dict) -> None:
-    """Refuse keywords that are not guafeng options (the standard game's variants have no meaning here)."""
+    """Refuse keywords that are not guafeng options (the standard game's variants have no meaning here),
+    and a deck count other than two (刮风 is a two-deck game, RULES.md 11)."""
+    decks = options.pop("decks", COPIES_PER_KIND)
+    if decks != COPIES_PER_KIND:
+        raise ValueError(f"guafeng is played with {COPIES_PER_KIND} decks: decks={decks!r} is not one of its options")
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
         raise ValueError(f"unknown guafeng option(s) {', '.join(unknown)}; guafeng options: {', '.join(OPTIONS)}")
@@ -148,10 +152,11 @@ def kitty_points(kitty: CardsArg, **options) -> int:
     return scoring.kitty_value(_kinds(kitty))
 
 
-def score_hand(defender_points: int, *, takeover: str = "plain", threshold: int = 80,
-               step: int = 40) -> tuple[str, int]:
+def score_hand(defender_points: int, *, takeover: str = "plain", threshold: int | None = None,
+               step: int | None = None, decks: int = COPIES_PER_KIND) -> tuple[str, int]:
     """``("dealers", n)`` (the stage team holds, +n) or ``("defenders", n)`` (section 9; the standard
     game's ``takeover``, ``threshold`` and ``step`` are ignored)."""
+    check_options({"decks": decks})
     if isinstance(defender_points, bool) or not isinstance(defender_points, int):
         raise ValueError(f"defender_points must be an integer, got {defender_points!r}")
     return scoring.score_hand(defender_points)

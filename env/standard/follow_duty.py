@@ -128,24 +128,37 @@ class FollowDuty:
         True iff some witness W fits: the picks, plus the cards of W beyond the
         picks, are at most the lead's n cards (the rest is filled with any cards of the suit).
         """
-        credit = [picked[k] for k in self.kinds]
         room = self.n - n_picked
         if room < 0:
             return False
-        held, memo = self.held, {}
+        memo: dict = {}
 
-        def extra(rem: Remaining) -> int:
-            # Cards of the witness so far that the picks do not cover.
-            return sum(max(0, h - r - c) for h, r, c in zip(held, rem, credit, strict=True))
-
-        def cheapest(rem: Remaining, reqs: tuple[tuples.Shape, ...], pos: int) -> int:
+        def cheapest(rem: Remaining, credit: Remaining, reqs: tuple[tuples.Shape, ...], pos: int) -> int:
+            # The fewest cards beyond the picks that a witness from this state still takes.
             if not reqs:
-                return extra(rem)
-            key = (rem, reqs, pos)
+                return 0
+            plain = reqs[0][1] == 1  # only plain tuples left: kinds alike in copies and picks are interchangeable
+            key = (tuple(sorted(zip(rem, credit, strict=True))) if plain else (rem, credit), reqs, pos)
             if key in memo:
                 return memo[key]
-            memo[key] = best = min((cheapest(*step) for step in self._steps(rem, reqs, pos)), default=1 << 30)
+            best, tried = 1 << 30, set()
+            for left, after, nxt in self._steps(rem, reqs, pos):
+                if plain:
+                    moved = tuple(sorted((r, c) for r, c, x in zip(rem, credit, left, strict=True) if r != x))
+                    if moved in tried:
+                        continue
+                    tried.add(moved)
+                cost, covered = 0, list(credit)
+                for j, (before, after_j) in enumerate(zip(rem, left, strict=True)):
+                    taken = before - after_j
+                    if taken:
+                        use = min(taken, covered[j])
+                        covered[j] -= use
+                        cost += taken - use
+                if cost < best:
+                    best = min(best, cost + cheapest(left, tuple(covered), after, nxt))
+            memo[key] = best
             return best
 
-        return cheapest(self.held, self.reqs, 0) <= room
+        return cheapest(self.held, tuple(picked[k] for k in self.kinds), self.reqs, 0) <= room
 

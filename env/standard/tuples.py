@@ -158,7 +158,6 @@ def degraded(rest: tuple[Shape, ...], m: int, times: int) -> tuple[Shape, ...]:
     return tuple(sorted(rest + ((m - 1, 1),) * times, key=importance, reverse=True))
 
 
-@lru_cache(maxsize=1 << 16)
 def profile(stacks: Stacks, reqs: tuple[Shape, ...]) -> tuple[int, ...]:
     """The follow profile of a holding against a lead's requirements (RULES.md 11), as a flat record.
 
@@ -170,6 +169,13 @@ def profile(stacks: Stacks, reqs: tuple[Shape, ...]) -> tuple[int, ...]:
     """
     if not reqs:
         return ()
+    if reqs[0][1] == 1:  # plain tuples only (tractors come first): order indices no longer matter
+        stacks = tuple(sorted((0, c) for _, c in stacks))
+    return _profile(stacks, reqs)
+
+
+@lru_cache(maxsize=1 << 16)
+def _profile(stacks: Stacks, reqs: tuple[Shape, ...]) -> tuple[int, ...]:
     (m, k), rest = reqs[0], reqs[1:]
     best: tuple[int, ...] | None = None
     if k >= 2:
