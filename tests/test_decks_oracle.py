@@ -13,7 +13,7 @@ its card-by-card masks must agree with the oracle exactly.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -21,9 +21,9 @@ from test_oracle import RANKS, TRUMP, order_table
 
 from env.core.cards import card_list, counts_of, parse_cards
 from env.rules import resolve_throw, trick_winner
+from env.standard import tricks
 from env.standard.actions import PlayComposer
 from env.standard.moves import legal_follows
-from env.standard import tricks
 from env.standard.tricks import Lead, follow_error
 from env.standard.trump import trump_context
 from env.standard.variants import RuleOptions

@@ -246,6 +246,6 @@ def test_complete_hands_keep_the_invariants(decks, seed, options):
 
 def test_complete_hands_are_reproducible_from_their_logs():
     for decks in (1, 3, 4):
-        ruleset, hand = _random_hand(decks, 7)
+        _ruleset, hand = _random_hand(decks, 7)
         again = type(hand).from_log(hand.to_log())
         assert again.result == hand.result and again.to_log() == hand.to_log()
