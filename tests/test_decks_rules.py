@@ -206,7 +206,7 @@ def test_an_illegal_follow_at_three_decks_changes_nothing():
                                    "kitty": [], "level": "2", "dealer": 0, "trump": "H", "buried": True})
     hand.play(0, parse_cards("S5 S5 S5"))
     before = (hand.to_log(), [list(h) for h in hand.hands])
-    with pytest.raises(IllegalActionError, match="triple|pair"):
+    with pytest.raises(IllegalActionError, match=r"triple|pair"):
         hand.play(1, parse_cards("S9 SJ SK"))
     assert (hand.to_log(), [list(h) for h in hand.hands]) == before
     hand.play(1, parse_cards("SJ SJ SK"))
