@@ -106,8 +106,14 @@ def reinforces(bid: Bid, standing: Bid) -> bool:
     return bid.suit == standing.suit and bid.joker == standing.joker and bid.count > standing.count
 
 
+@lru_cache(maxsize=8)
+def _shown(bids: tuple[Bid, ...]) -> tuple[tuple[Bid, int, int | None], ...]:
+    """Each bid with the count and joker kind it shows (worked out once per ladder: bidding runs per dealt card)."""
+    return tuple((bid, bid.count, bid.joker) for bid in bids)
+
+
 def available_bids(counts: Sequence[int], level: int, seat: int, standing: StandingBid | None,
-                   bids: Sequence[Bid] = ALL_BIDS) -> list[Bid]:
+                   bids: tuple[Bid, ...] = ALL_BIDS) -> list[Bid]:
     """The bids of ``bids`` (default: two decks') ``seat`` can make now, given its cards, that beat the standing bid.
 
     The seat whose bid stands may only reinforce it with more copies of the same card.
@@ -115,11 +121,10 @@ def available_bids(counts: Sequence[int], level: int, seat: int, standing: Stand
     own = standing is not None and standing.seat == seat
     floor = standing.bid.strength if standing else 0
     out = []
-    for bid in bids:
+    for bid, count, joker in _shown(bids):
         if bid.strength <= floor or (own and not reinforces(bid, standing.bid)):
             continue
-        need = bid.cards(level)
-        if counts[need[0]] >= len(need):
+        if counts[joker if joker is not None else bid.suit * NUM_RANKS + level] >= count:
             out.append(bid)
     return out
 

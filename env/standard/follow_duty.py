@@ -65,13 +65,19 @@ class FollowDuty:
 
     def _tuples(self, rem: Remaining, m: int, t: int) -> Iterator[Remaining]:
         """Every way to take ``t`` m-tuples from ``rem`` (a stack of 2m or more may give several)."""
+        if t == 1:
+            for j, c in enumerate(rem):
+                if c >= m:
+                    yield rem[:j] + (c - m,) + rem[j + 1:]
+            return
         caps = [c // m for c in rem]
+        suffix = [sum(caps[j:]) for j in range(len(caps) + 1)]
 
         def walk(j: int, left: list[int], need: int) -> Iterator[Remaining]:
             if need == 0:
                 yield tuple(left)
                 return
-            if j == len(left) or sum(caps[j:]) < need:
+            if suffix[j] < need:
                 return
             for n in range(min(need, caps[j]), -1, -1):
                 left[j] -= n * m
@@ -137,17 +143,13 @@ class FollowDuty:
             # The fewest cards beyond the picks that a witness from this state still takes.
             if not reqs:
                 return 0
-            plain = reqs[0][1] == 1  # only plain tuples left: kinds alike in copies and picks are interchangeable
-            key = (tuple(sorted(zip(rem, credit, strict=True))) if plain else (rem, credit), reqs, pos)
+            if reqs[0][1] == 1:
+                return plain(rem, credit, reqs, pos)
+            key = (rem, credit, reqs, pos)
             if key in memo:
                 return memo[key]
-            best, tried = 1 << 30, set()
+            best = 1 << 30
             for left, after, nxt in self._steps(rem, reqs, pos):
-                if plain:
-                    moved = tuple(sorted((r, c) for r, c, x in zip(rem, credit, left, strict=True) if r != x))
-                    if moved in tried:
-                        continue
-                    tried.add(moved)
                 cost, covered = 0, list(credit)
                 for j, (before, after_j) in enumerate(zip(rem, left, strict=True)):
                     taken = before - after_j
@@ -157,6 +159,28 @@ class FollowDuty:
                         cost += taken - use
                 if cost < best:
                     best = min(best, cost + cheapest(left, tuple(covered), after, nxt))
+            memo[key] = best
+            return best
+
+        def plain(rem: Remaining, credit: Remaining, reqs: tuple[tuples.Shape, ...], pos: int) -> int:
+            # Only plain tuples left: kinds alike in copies left and picks left are interchangeable.
+            if not reqs:
+                return 0
+            key = (tuple(sorted(zip(rem, credit, strict=True))), reqs, pos)
+            if key in memo:
+                return memo[key]
+            m, rest = reqs[0][0], reqs[1:]
+            best = 1 << 30
+            if self.required[pos]:
+                seen = set()
+                for j, (r, c) in enumerate(zip(rem, credit, strict=True)):
+                    if r >= m and (r, c) not in seen:
+                        seen.add((r, c))
+                        cost = max(0, m - c) + plain(rem[:j] + (r - m,) + rem[j + 1:],
+                                                     credit[:j] + (max(0, c - m),) + credit[j + 1:], rest, pos + 1)
+                        best = min(best, cost)
+            elif all(r < m for r in rem):
+                best = plain(rem, credit, tuples.degraded(rest, m, 1), pos + 1)
             memo[key] = best
             return best
 
