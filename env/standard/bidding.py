@@ -106,10 +106,16 @@ def reinforces(bid: Bid, standing: Bid) -> bool:
     return bid.suit == standing.suit and bid.joker == standing.joker and bid.count > standing.count
 
 
-@lru_cache(maxsize=8)
+_SHOWN: dict[int, tuple[tuple[Bid, ...], tuple[tuple[Bid, int, int | None], ...]]] = {}
+"""By the ladder's id: the ladder and each of its bids with the count and joker kind it shows (worked out
+once per ladder: bidding is asked per dealt card)."""
+
+
 def _shown(bids: tuple[Bid, ...]) -> tuple[tuple[Bid, int, int | None], ...]:
-    """Each bid with the count and joker kind it shows (worked out once per ladder: bidding runs per dealt card)."""
-    return tuple((bid, bid.count, bid.joker) for bid in bids)
+    known = _SHOWN.get(id(bids))
+    if known is None or known[0] is not bids:
+        known = _SHOWN[id(bids)] = (bids, tuple((bid, bid.count, bid.joker) for bid in bids))
+    return known[1]
 
 
 def available_bids(counts: Sequence[int], level: int, seat: int, standing: StandingBid | None,
