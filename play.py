@@ -50,7 +50,7 @@ def run_terminal(cfg: DictConfig, rules: dict) -> None:
     session = open_session(seats, seed=seed, rules=rules, episode=str(cfg.episode), max_hands=int(cfg.max_hands),
                             hint_bot=str(cfg.hint_bot))
     console = Console(highlight=False, no_color=not cfg.terminal.color)
-    console.print(f"ShengjiZero · seed {seed} · seats: " + ", ".join(
+    console.print(f"ShengjiZero · seed {seed} · {session.rules_text()} · seats: " + ", ".join(
         f"{session.seat_label(s)}" for s in range(4)), style="bold green")
     log_dir = Path(HydraConfig.get().runtime.output_dir) / "hands" if cfg.terminal.save_logs else None
     TerminalGame(session, console=console, auto=bool(cfg.terminal.auto), delay=float(cfg.terminal.delay),

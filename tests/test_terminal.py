@@ -151,3 +151,21 @@ def test_terminal_plays_a_guafeng_hand(tmp_path: Path) -> None:
     assert "捡底" in text and "Defenders' points" in text
     assert "The match is over after 1 hand(s)" in text
     assert len(list((tmp_path / "hands").glob("hand_*.json"))) == 1
+
+
+def test_terminal_plays_a_three_deck_hand(tmp_path: Path) -> None:
+    """`rules=three_decks` (RULES.md 11): the banner and the table's header say 3 decks; the hand (39 cards,
+    bids of up to three cards) is played to its score with the first choice `?` lists."""
+    child = _spawn(tmp_path, "rules=three_decks", "seed=4", "seats=[human,random,random,random]")
+    transcript = []
+    while (index := child.expect(PROMPTS, timeout=60)) != 4:
+        transcript.append(ANSI.sub("", child.before or ""))
+        prompt = PROMPTS[index]
+        child.sendline(_first_listed(child, prompt) if prompt != "next> " else "")
+    transcript.append(ANSI.sub("", child.before or ""))
+    text = "".join(transcript)
+    child.close()
+    assert child.exitstatus == 0, text[-2000:]
+    assert "3 decks · 39 cards a hand · kitty of 6" in text  # the banner
+    assert re.search(r"Hand 1 · 3 decks · level 2", text), text[-2000:]
+    assert "Defenders took" in text and "The match is over after 1 hand(s)" in text

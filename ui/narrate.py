@@ -56,19 +56,28 @@ def trump_text(hand: Hand) -> str:
 
 
 def bid_text(bid: Bid) -> str:
-    """A bid in words, e.g. ``"a pair of hearts"``, ``"two big jokers"``."""
+    """A bid in words, e.g. ``"a pair of hearts"``, ``"two big jokers"``, ``"three hearts"``."""
     return _bid_words(str(bid))
 
 
+_COUNTS = {"single": 1, "pair": 2, "triple": 3, "quad": 4}
+_NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
+
+
 def _bid_words(text: str) -> str:
-    if text == "LJ pair":
-        return "two little jokers (no trump)"
-    if text == "BJ pair":
-        return "two big jokers (no trump)"
-    size, suit = text.split()
-    if size == "single":
-        return f"one {SUIT_WORDS[suit][:-1]}"
-    return f"a pair of {SUIT_WORDS[suit]}"
+    """Words for a bid's name as the hand records it: ``"pair H"``, ``"triple S"``, ``"LJ pair"``, ``"BJ quad"``
+    (RULES.md 4 and 11: m identical level cards of a suit, or m identical jokers for no trump)."""
+    first, second = text.split()
+    if first in ("LJ", "BJ"):
+        count = _COUNTS[second]
+        joker = "big" if first == "BJ" else "little"
+        return f"{_NUMBER_WORDS.get(count, count)} {joker} jokers (no trump)"
+    count, suit = _COUNTS[first], SUIT_WORDS[second]
+    if count == 1:
+        return f"one {suit[:-1]}"
+    if count == 2:
+        return f"a pair of {suit}"
+    return f"{_NUMBER_WORDS.get(count, count)} {suit}"
 
 
 def result_text(result: HandResult, dealer_team: str, defender_team: str) -> str:

@@ -20,7 +20,7 @@ import numpy as np
 
 from agents.base import Agent, Decision
 from env.core.actions import STOP
-from env.core.cards import CARD_NAMES, NUM_KINDS, SUITS, parse_cards
+from env.core.cards import CARD_NAMES, NUM_KINDS, POINTS, SUITS, parse_cards
 from env.core.errors import IllegalActionError
 from env.core.moves import MoveList
 from env.core.registry import ruleset_from_config
@@ -34,6 +34,7 @@ from env.standard.variants import RuleOptions
 from env.standard.view import PlayerView
 from ui.narrate import bid_text, display_context, narrate, score_text, trump_text
 from ui.seats import HUMAN, build_agents, display_name, make_seat_agent, orientation, plays_rule_set
+from ui.words import decks_text, layout_text
 
 ONE_CARD_PHASES = (Phase.TRIBUTE, Phase.TRIBUTE_RETURN)
 """Phases where a seat chooses one card (a tribute card, a returned card; RULES.md 9)."""
@@ -382,6 +383,20 @@ class GameSession:
     def header_text(self, label: Callable[[int], str]) -> str:
         """What the table's header says after the level and the trump: the dealer."""
         return f" · dealer: {label(self.hand.dealer)}" if self.hand.dealer is not None else ""
+
+    def rules_text(self) -> str:
+        """The deal in a line for a header: decks, cards a hand, the kitty (``"3 decks · 39 cards a hand · kitty
+        of 6"``), from the rule set's layout."""
+        layout = self.hand.ruleset.layout
+        return layout_text(layout.decks, layout.hand_size, layout.kitty_size)
+
+    def decks_text(self) -> str:
+        """How many decks are dealt, in words (``"3 decks"``)."""
+        return decks_text(self.hand.ruleset.layout.decks)
+
+    def deck_points(self) -> int:
+        """The card points of all the decks dealt (100 a deck; RULES.md 11)."""
+        return sum(POINTS) * self.hand.ruleset.layout.decks
 
     def trick_counter(self) -> str:
         """The trick counter: ``trick n/N`` (every trick takes one card from each hand at least)."""

@@ -99,6 +99,7 @@ def _header(session: GameSession) -> Text:
     me = session.perspective
     text = Text()
     text.append(f"Hand {session.hand_number}", style="bold")
+    text.append(f" · {session.decks_text()}")
     text.append(f" · level {hand.level} · trump: {session.trump_text()}")
     text.append(session.header_text(session.seat_label))
     text.append("\n")

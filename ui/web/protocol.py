@@ -34,7 +34,8 @@ import json
 from typing import Any
 
 MAX_MESSAGE_BYTES = 4096
-MAX_CARDS = 40
+MAX_CARDS = 64
+"""The most cards a message may name: more than a dealer's hand and kitty with four decks (52 + 8, RULES.md 11)."""
 MESSAGE_TYPES = ("state", "select", "play", "bury", "tribute", "return", "give_back", "bid", "fix", "pass", "hint",
                  "next_hand", "step", "auto")
 

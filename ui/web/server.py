@@ -5,7 +5,8 @@ Routes:
 * ``GET /``: the page (``ui/web/static/index.html``); ``/static/...`` its script and style;
   ``/favicon.ico`` its icon.
 * ``GET /api/options``: the seat choices a browser may offer and the defaults; checkpoints
-  as ``{"name", "label", "frames", "strength"}`` (:mod:`ui.web.checkpoints`).
+  as ``{"name", "label", "frames", "strength"}`` (:mod:`ui.web.checkpoints`); the deck counts
+  of the server's rules as ``{"decks", "text"}`` (RULES.md 11).
 * ``POST /api/games``: a new room ``{"seats": [4 specs], "watch": bool, "seed": int|null,
   "episode": "match"|"hand", "rules": "standard"|"guafeng", "options": {RuleOptions name: value}}``
   (all optional; ``rules`` picks the rule set, with the server's options when it is the server's
@@ -52,6 +53,7 @@ from ui.web.checkpoints import CheckpointChoice, checkpoint_choices, public_seat
 from ui.web.games import WebGame
 from ui.web.protocol import ProtocolError, parse_message
 from ui.web.store import GameStore, StoredGame
+from ui.words import layout_text
 
 STATIC = Path(__file__).parent / "static"
 UNEXPECTED = "the server could not handle this message (its log says why)"
@@ -86,6 +88,19 @@ def _bots() -> list[str]:
     except ImportError:
         return ["random"]
     return sorted([SEARCH, *BOTS], key=lambda b: (KNOWN_BOTS.index(b) if b in KNOWN_BOTS else len(KNOWN_BOTS), b))
+
+
+def _deck_choices(rules: dict[str, Any]) -> list[dict[str, Any]]:
+    """The deck counts a browser may choose with these rules (RULES.md 11: 1 to 4), each with its deal in words;
+    a count the rule set refuses (a kitty size that does not fit it, a rule set of a fixed deal) is left out."""
+    choices = []
+    for decks in range(1, 5):
+        try:
+            layout = ruleset_from_config({**rules, "decks": decks}).layout
+        except (TypeError, ValueError):
+            continue
+        choices.append({"decks": decks, "text": layout_text(layout.decks, layout.hand_size, layout.kitty_size)})
+    return choices
 
 
 def _checkpoints(directory: str) -> dict[str, CheckpointChoice]:
@@ -218,7 +233,8 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         return {"bots": _bots(), "checkpoints": [c.public() for c in choices.values()],
                 "default_seats": public_seats(list(settings.seats)), "watch": settings.watch,
                 "rules": ruleset_from_config(settings.rules).name, "rule_sets": list(RULE_SETS),
-                "rule_options": ruleset_from_config(settings.rules).options.to_dict()}
+                "rule_options": ruleset_from_config(settings.rules).options.to_dict(),
+                "deck_choices": _deck_choices(settings.rules)}
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> Response:

@@ -49,10 +49,11 @@ def _seats_json(session: GameSession, perspective: int, viewer: int | None) -> l
             for seat, spec in enumerate(session.seats)]
 
 
-def _layout_json(layout: DealLayout) -> dict[str, int]:
-    """What the page draws by: cards per hand, the kitty, the number of tricks (never the deck itself)."""
-    return {"players": layout.players, "hand_size": layout.hand_size, "kitty_size": layout.kitty_size,
-            "num_tricks": layout.num_tricks}
+def _layout_json(session: GameSession, layout: DealLayout) -> dict[str, int]:
+    """What the page draws by: the decks, cards per hand, the kitty, the number of tricks, the points of all
+    the cards (never the deck itself)."""
+    return {"players": layout.players, "decks": layout.decks, "hand_size": layout.hand_size,
+            "kitty_size": layout.kitty_size, "num_tricks": layout.num_tricks, "points": session.deck_points()}
 
 
 def _result_json(session: GameSession) -> dict[str, Any] | None:
@@ -83,7 +84,8 @@ def state_json(game_id: str, session: GameSession, seat: int | None, selection: 
         "hand_team_levels": list(hand.team_levels),
         "trump": session.trump_text(), "trump_suit": session.trump_suit_letter(),
         "defender_points": hand.defender_points, "team_points": list(hand.trick_points),
-        "layout": _layout_json(hand.ruleset.layout),
+        "layout": _layout_json(session, hand.ruleset.layout), "rules_text": session.rules_text(),
+        "decks_text": session.decks_text(),
         "trick_number": len(hand.tricks) + 1, "episode": session.episode,
         "trick_total": None,  # a hand's tricks are as many as its plays need (multi-card leads end it early)
         "tricks_played": len(hand.tricks),

@@ -97,8 +97,9 @@ function drawSeats() {
     plate.append(who, el("div", "meta", `${seat.cards} cards · team ${seat.team === 0 ? "A" : "B"}`));
     const faceUp = state.hands[String(seat.seat)];
     if (seat.position !== "south") {
-      if (faceUp) {
-        box.append(plate, cardsRow(faceUp, true));
+      if (faceUp) {  // watch mode; the long hands of three or four decks in mini cards
+        const long = faceUp.length > 30;
+        box.append(plate, cardsRow(faceUp, long ? "mini" : true, long ? "fan long" : "fan"));
       } else {
         const backs = el("div", "backs");
         for (let i = 0; i < Math.min(seat.cards, 10); i += 1) backs.append(el("div", "card back"));
@@ -119,11 +120,14 @@ function drawTrick(plays, winner) {
     slot.replaceChildren();
     slot.className = `slot ${slot.dataset.position}`;
   }
+  trick.classList.toggle("wide", plays.some((play) => play.cards.length > 5));
   for (const play of plays) {
     const position = positionOf(play.seat);
     const slot = trick.querySelector(`.slot.${position}`);
     const key = `${state.hand_number}:${state.tricks_played}:${play.seat}:${play.cards.map((c) => c.c).join(",")}`;
     for (const card of play.cards) slot.append(cardEl(card, false));
+    slot.classList.toggle("many", play.cards.length > 5);  // a long throw, a tractor of triples or quads
+    slot.classList.toggle("longest", play.cards.length > 9);
     if (!shownPlays.has(key) && winner === undefined) {
       shownPlays.add(key);
       slot.classList.add("fresh", `from-${position}`);
@@ -142,7 +146,8 @@ function drawScore() {
     row.classList.toggle("us", team === me % 2);
   }
   $("defender-points").textContent = state.defender_points;
-  $("points-bar").style.width = `${Math.max(0, Math.min(100, state.defender_points / 2))}%`;
+  const allPoints = state.layout.points || 200;  // 100 a deck (RULES.md 11)
+  $("points-bar").style.width = `${Math.max(0, Math.min(100, 100 * state.defender_points / allPoints))}%`;
   const trump = state.trump_suit ? `${suitHtml(state.trump_suit)} ${state.trump}` : state.trump;
   $("fact-trump").innerHTML = trump;
   $("fact-level").textContent = state.level === "T" ? "10" : state.level;
@@ -156,6 +161,7 @@ function drawScore() {
   }
   const trick = state.trick_total ? `${state.trick_number} / ${state.trick_total}` : `${state.trick_number}`;
   $("fact-trick").textContent = state.phase === "play" ? trick : state.phase;
+  $("fact-rules").textContent = state.rules_text;
   const last = $("last-trick");
   last.replaceChildren();
   if (state.last_trick) {
@@ -186,7 +192,7 @@ function drawScore() {
   const list = $("messages");
   list.replaceChildren(...state.messages.map((m) => el("li", "", m)));
   list.scrollTop = list.scrollHeight;
-  $("status-line").textContent = `Hand ${state.hand_number} · level ${state.level === "T" ? "10" : state.level} · trump: ${state.trump}`
+  $("status-line").textContent = `Hand ${state.hand_number} · ${state.decks_text} · level ${state.level === "T" ? "10" : state.level} · trump: ${state.trump}`
     + (state.watch ? " · watching" : "");
 }
 
@@ -203,12 +209,20 @@ function drawHand() {
   const selection = state.selection;
   const left = selectionCounts();
   const addable = new Set(selection ? selection.addable : []);
-  hand.classList.toggle("crowded", cards.length > state.layout.hand_size);  // the dealer's, before the burial
+  // Closer together for the dealer's hand before the burial, and for the long hands of three or four decks.
+  hand.classList.toggle("crowded", cards.length > Math.min(state.layout.hand_size, 30));
+  // One box per suit group (trump first, as the server orders them): a row of the hand breaks between
+  // groups where it can, inside a group only when that group is longer than a row.
   let group = null;
+  let box = null;
   cards.forEach((card) => {
     const node = cardEl(card, false);
     const cardGroup = card.t ? "trump" : card.c[0];
-    if (group !== null && cardGroup !== group) node.classList.add("gap");
+    if (cardGroup !== group) {
+      box = el("div", "suit-group");
+      box.dataset.group = cardGroup;
+      hand.append(box);
+    }
     group = cardGroup;
     if (selection) {
       if (left.get(card.c)) {
@@ -222,7 +236,7 @@ function drawHand() {
         node.classList.add("disabled");
       }
     }
-    hand.append(node);
+    box.append(node);
   });
   const submit = $("submit");
   submit.disabled = !(selection && selection.complete);
@@ -540,6 +554,11 @@ async function openLobby(notice) {
   $("opt-chaodipi").checked = Boolean(rule.chaodipi);
   $("opt-tribute").checked = Boolean(rule.tribute);
   $("opt-twos").checked = Boolean(rule.constant_twos);
+  const decks = $("opt-decks");
+  if (options.deck_choices && options.deck_choices.length) {
+    decks.replaceChildren(...options.deck_choices.map((choice) => new Option(choice.text, String(choice.decks))));
+  }
+  decks.value = String(rule.decks || 2);  // the options leave out the two-deck default
   showRuleOptions();
   $("lobby-cancel").classList.toggle("hidden", !gameId);
   $("lobby").classList.remove("hidden");
@@ -552,7 +571,8 @@ function showRuleOptions() {
 function ruleOptions() {
   if ($("rules").value !== "standard") return {};
   return { kitty_multiplier: $("opt-kitty").value, throw_penalty: Number($("opt-throw").value || 0),
-    chaodipi: $("opt-chaodipi").checked, tribute: $("opt-tribute").checked, constant_twos: $("opt-twos").checked };
+    chaodipi: $("opt-chaodipi").checked, tribute: $("opt-tribute").checked, constant_twos: $("opt-twos").checked,
+    decks: Number($("opt-decks").value) };
 }
 
 async function startGame(event) {
