@@ -40,8 +40,15 @@ class GuafengOptions:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> GuafengOptions:
-        """Build options from a dict (e.g. a Hydra config), rejecting unknown keys."""
+        """Build options from a dict (e.g. a Hydra config), rejecting unknown keys.
+
+        ``decks`` (an option of the standard game, RULES.md 11) is accepted at 2 and refused otherwise:
+        刮风 is a two-deck game.
+        """
         data = dict(data or {})
+        decks = data.pop("decks", LAYOUT.decks)
+        if decks != LAYOUT.decks:
+            raise ValueError(f"guafeng is played with {LAYOUT.decks} decks: option decks={decks!r} does not apply")
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
