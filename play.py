@@ -77,7 +77,9 @@ def run_web(cfg: DictConfig, rules: dict) -> None:
                            seed=None if cfg.seed is None else int(cfg.seed), episode=str(cfg.episode),
                            max_hands=int(cfg.max_hands), rules=rules,
                            checkpoint_dir=to_absolute_path(cfg.checkpoint_dir), hint_bot=str(cfg.hint_bot),
-                           ai_delay=float(cfg.web.ai_delay), max_games=int(cfg.web.max_games), database=database)
+                           ai_delay=float(cfg.web.ai_delay),
+                           slow_ai_delay=float(cfg.web.slow_ai_delay), away_after=float(cfg.web.away_after),
+                           max_games=int(cfg.web.max_games), database=database)
     resolve_seats(list(settings.seats), settings.checkpoint_dir, ruleset_from_config(rules).name)  # fail early
     host, port = str(cfg.web.host), int(cfg.web.port)
     app = create_app(settings)

@@ -200,6 +200,12 @@ class GuafengSession(GameSession):
         ctx = self.hand.ctx if self.hand.trump_revealed else None
         return None if ctx is None else combo_text(classify(ctx, list(kinds)))
 
+    def kitty_received(self, seat: int | None) -> list[int]:
+        """The 4 cards the kitty taker picked up, while it is to bury them (its view's; else empty)."""
+        if seat is None or self.decision(seat) != "bury":
+            return []
+        return list(self.view(seat).kitty_received or ())
+
     def legal_plays(self, seat: int, max_plays: int = 30) -> MoveList:
         """Legal plays of ``seat`` now (the engine's enumeration), bounded."""
         return self.hand.legal_plays(seat, max_plays)

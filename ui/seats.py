@@ -152,6 +152,9 @@ def display_name(spec: str) -> str:
     """Short name of a seat spec for the table (a checkpoint shows its file stem)."""
     if spec == HUMAN:
         return "human"
+    wrapper, colon, inner = spec.partition(":")
+    if colon and (search_prior(spec) or critic_network(spec)) is not None:  # search:<prior>, critic:<checkpoint>
+        return f"{wrapper}:{display_name(inner)}"
     if "/" in spec or spec.endswith(".pt"):
         return Path(spec).stem
     return spec

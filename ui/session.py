@@ -33,6 +33,7 @@ from env.standard.render import sorted_for_display
 from env.standard.variants import RuleOptions
 from env.standard.view import PlayerView
 from ui.narrate import bid_text, display_context, narrate, score_text, trump_text
+from ui.record import kitty_taken_up
 from ui.seats import HUMAN, build_agents, display_name, make_seat_agent, orientation, plays_rule_set
 from ui.words import decks_text, layout_text
 
@@ -433,6 +434,10 @@ class GameSession:
             return None
         return list(hand.kitty)
 
+    def kitty_received(self, seat: int | None) -> list[int]:
+        """The cards ``seat`` took up from the kitty, while it is to bury them (else empty)."""
+        return [] if seat is None else kitty_taken_up(self.hand, seat)
+
     def legal_plays(self, seat: int, max_plays: int = 30) -> MoveList:
         """Legal plays of ``seat`` now (singles, pairs and tractors first for a lead), bounded."""
         return self.view(seat).legal_plays(max_plays)
@@ -468,6 +473,13 @@ class GameSession:
         """Apply a decision :meth:`think` took for ``seat`` (refused if the turn moved on meanwhile)."""
         if self.to_act != seat or not self.ai_to_act:
             raise IllegalActionError(f"seat {seat} no longer has a decision")
+        self._apply(seat, decision)
+
+    def apply_for_person(self, seat: int, decision: Decision) -> None:
+        """Apply a decision an AI took for a person's seat while they are away (a web room's choice)."""
+        self._check_person(seat)
+        if self.to_act != seat:
+            raise IllegalActionError(f"seat {seat} has no decision now")
         self._apply(seat, decision)
 
     def _apply(self, seat: int, decision: Decision) -> tuple[int, ...] | None:

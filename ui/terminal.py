@@ -24,6 +24,7 @@ from env.standard.bidding import Bid
 from env.standard.hand import Phase
 from ui.guafeng_words import fix_text, standing_text
 from ui.narrate import bid_text, cards_text, trick_lines
+from ui.record import MatchRecord
 from ui.session import GameSession
 from ui.terminal_view import screen
 
@@ -34,6 +35,7 @@ HELP = """Commands:
   t                      draw the table again
   log                    everything that happened this session
   tricks                 every trick of this hand: who led, each seat's cards, who won, the points
+  scores                 the score history of the match: each hand's dealer, trump, points, level changes
   kitty                  the kitty you buried (only its burier sees it before the hand is scored)
   3                      when playing or burying: the play numbered 3 in the list ? shows
   help                   this text
@@ -159,6 +161,9 @@ class TerminalGame:
                                                          f"you may give)")
             elif decision == "bury":
                 kitty_size = session.hand.ruleset.layout.kitty_size
+                taken = session.in_display_order(session.kitty_received(seat))
+                if taken:
+                    self._say(f"From the kitty: {cards_text(taken)}")
                 done = self._card_turn(seat, "bury", f"Bury {kitty_size} cards (type them, ? for a suggestion)")
             else:
                 done = self._card_turn(seat, "play", self._play_request())
@@ -187,6 +192,10 @@ class TerminalGame:
                 self._say("The kitty is face down: only the one who buried it sees it before the hand is scored.")
             else:
                 self._say(f"Your kitty (you buried it): {cards_text(self.session.in_display_order(kitty))}")
+        elif word in ("scores", "history"):
+            lines = MatchRecord(self.session).score_lines(self.session.seat_label)
+            for text in lines or ["No hand of this match has finished yet."]:
+                self._say(text)
         elif word == "tricks":
             lines = trick_lines(self.session.hand, self.session.seat_label, self.session.in_display_order)
             for text in lines or ["No trick has been played in this hand yet."]:

@@ -72,6 +72,9 @@ def public_seat_name(spec: str, choices: dict[str, CheckpointChoice]) -> str:
     """
     if "/" not in spec and not spec.endswith(".pt"):
         return spec
+    wrapper, colon, inner = spec.partition(":")
+    if colon and "/" not in wrapper:  # search:<checkpoint>, critic:<checkpoint>: the wrapper stays in the name
+        return f"{wrapper}:{public_seat_name(inner, choices)}"
     resolved = Path(spec).resolve()
     for choice in choices.values():
         if choice.path == resolved:

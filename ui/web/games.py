@@ -10,6 +10,12 @@ changes anything. AI seats move on their own, ``ai_delay`` seconds apart
 (twice that after a trick, so people can see it); in watch mode they wait for
 ``step`` unless ``auto`` is on. After every change the game is handed to
 ``on_change`` (the server's :class:`ui.web.store.GameStore`).
+
+A person who leaves (their last browser of the seat closes) is *away*. What the room does then is
+the creator's choice in the lobby (``away``): ``"wait"`` for them, or ``"ai"``: once they have been
+away ``away_after`` seconds, the hint bot plays their seat (:meth:`ui.session.GameSession.hint`, the
+expert bot by default) until a browser opens the seat again with its token, which gives it back at
+once. A seat nobody has opened yet is waited for either way.
 """
 
 from __future__ import annotations
@@ -26,18 +32,29 @@ from fastapi import WebSocket
 
 from env.core.cards import CARD_NAMES
 from env.core.errors import IllegalActionError
+from ui.record import MatchRecord
 from ui.session import GameSession, Selection
 from ui.web.state import CARD_DECISIONS, state_json
 
 log = logging.getLogger(__name__)
+AWAY_CHOICES = ("wait", "ai")
+"""What a room does when a person leaves: wait for them, or let an AI play their seat meanwhile."""
 
 
 class WebGame:
     """A game held by the server, shared by every browser connected to it."""
 
     def __init__(self, game_id: str, session: GameSession, ai_delay: float = 0.7,
-                 tokens: dict[int, str] | None = None, on_change: Callable[[WebGame], None] | None = None):
+                 tokens: dict[int, str] | None = None, on_change: Callable[[WebGame], None] | None = None,
+                 away: str = "wait", away_after: float = 15.0):
+        if away not in AWAY_CHOICES:
+            raise ValueError(f"away must be one of {', '.join(AWAY_CHOICES)}, got {away!r}")
         self.id = game_id
+        self.away = away
+        self.away_after = away_after
+        self.left: dict[int, float] = {}
+        """When each away seat's last browser left (``time.monotonic``); a seat held again is dropped."""
+        self.record = MatchRecord(session)
         self.session = session
         self.ai_delay = ai_delay
         self.tokens = dict(tokens) if tokens is not None else {seat: new_token() for seat in session.humans}
@@ -80,6 +97,7 @@ class WebGame:
         """Register a browser by its link's token (none: a spectator) and make sure the AI task runs;
         returns its seat. Raises ``PermissionError`` for a token of no seat of this game."""
         seat = self.seat_of(token)
+        self.left.pop(seat, None)  # back: the seat is theirs again, whoever played it meanwhile
         self.sockets[socket] = seat
         self._socket_tokens[socket] = token
         self._send_locks[socket] = asyncio.Lock()
@@ -90,8 +108,12 @@ class WebGame:
         return seat
 
     def detach(self, socket: WebSocket) -> None:
-        """Forget a browser; the AI task stops with the last one (the game stays for a reconnect)."""
-        self.sockets.pop(socket, None)
+        """Forget a browser; the AI task stops with the last one (the game stays for a reconnect). A seat
+        left without a browser is away from now on."""
+        seat = self.sockets.pop(socket, None)
+        if seat is not None and not self.holders(seat):
+            self.left[seat] = time.monotonic()
+            self.wake.set()
         self._socket_tokens.pop(socket, None)
         self._send_locks.pop(socket, None)
         self.last_active = time.monotonic()
@@ -112,6 +134,11 @@ class WebGame:
         """The state message for one viewer."""
         state = state_json(self.id, self.session, seat, self._selection(seat), self.auto, self.version)
         state["ai_delay"] = self.ai_delay
+        state["away"] = self.away
+        for entry in state["seats"]:
+            entry["away"] = entry["seat"] in self.left
+            entry["stand_in"] = entry["away"] and self.away == "ai"
+        state["scores"] = self.record.scores()
         return state
 
     async def send_state(self, socket: WebSocket) -> None:
@@ -217,9 +244,19 @@ class WebGame:
         return {"type": "hint", "bid": None, "cards": [CARD_NAMES[k] for k in cards]}
 
     # ------------------------------------------------------------------ the AI seats
+    def _stand_in_wait(self) -> float | None:
+        """Seconds until an AI plays for the person to act, who is away (``None``: no stand-in is due)."""
+        session = self.session
+        seat = session.to_act
+        if self.away != "ai" or not session.human_to_act or seat not in self.left or self.holders(seat):
+            return None
+        return max(0.0, self.left[seat] + self.away_after - time.monotonic())
+
     def _pause(self) -> float | None:
         """Seconds to wait before the next automatic move, ``None`` when none is due."""
         session = self.session
+        if (wait := self._stand_in_wait()) is not None:
+            return max(self.ai_delay, wait)
         if session.ai_to_act and (not self.watch or self.auto):
             hand = session.hand
             trick_just_won = hand.in_play and not hand.trick_plays and hand.tricks
@@ -240,6 +277,12 @@ class WebGame:
                     try:
                         if self.session.hand_over:
                             self.session.next_hand()
+                        elif (wait := self._stand_in_wait()) is not None:
+                            if wait > 0:
+                                continue
+                            seat = self.session.to_act
+                            decision = await asyncio.to_thread(self.session.hint, seat)
+                            self.session.apply_for_person(seat, decision)
                         else:
                             # A search thinks for a while: off the event loop, so other games go on.
                             seat, decision = await asyncio.to_thread(self.session.think)

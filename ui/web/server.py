@@ -10,12 +10,16 @@ Routes:
 * ``POST /api/games``: a new room ``{"seats": [4 specs], "watch": bool, "seed": int|null,
   "episode": "match"|"hand", "rules": "standard"|"guafeng", "options": {RuleOptions name: value}}``
   (all optional; ``rules`` picks the rule set, with the server's options when it is the server's
-  own; ``options`` are rule options on top) -> ``{"id", "seats", "seed", "links", "spectate"}``:
+  own; ``options`` are rule options on top; ``ai_speed``: ``"none"|"normal"|"slow"``, the pause before each
+  AI move; ``away``: ``"wait"|"ai"``, what a seat whose person has left does, see :mod:`ui.web.games`)
+  -> ``{"id", "seats", "seed", "links", "spectate"}``:
   one join link per human seat (``#game=ID&token=T``, its secret token the seat's only key)
   and a spectator link (``#game=ID``). 503 when the server holds ``max_games`` games all in use.
 * ``GET /api/games``: the games held (ids and seats, never a token).
 * ``GET /api/games/{id}/log?hand=N``: the JSON log of finished hand N (1-based; default the
   last), as a download. Only finished hands: a log shows every card.
+* ``GET /api/games/{id}/replay?hand=N``: finished hand N trick by trick, for the page's replay
+  (:meth:`ui.record.MatchRecord.replay`); the same hands as the logs.
 * ``WS /ws/{id}?token=T``: the game's messages (:mod:`ui.web.protocol`) for the seat the token
   holds; no token: a spectator (read-only; hands hidden unless nobody plays). A wrong token or
   an unknown game gets one ``{"type": "error", "fatal": true}`` and the socket is closed (4403,
@@ -50,7 +54,7 @@ from env.core.registry import ruleset_from_config
 from ui.seats import DEFAULT_AI, HUMAN, resolve_seats
 from ui.sessions import open_session
 from ui.web.checkpoints import CheckpointChoice, checkpoint_choices, public_seat_name
-from ui.web.games import WebGame
+from ui.web.games import AWAY_CHOICES, WebGame
 from ui.web.protocol import ProtocolError, parse_message
 from ui.web.store import GameStore, StoredGame
 from ui.words import layout_text
@@ -76,6 +80,11 @@ class WebSettings:
     checkpoint_dir: str = "checkpoints"
     hint_bot: str = "expert"
     ai_delay: float = 0.7
+    """Seconds before each AI move at the lobby's normal speed."""
+    slow_ai_delay: float = 1.6
+    """... at its slow speed (its "none" is no pause at all)."""
+    away_after: float = 15.0
+    """Seconds a person may be gone before an AI plays their seat, in a room that chose so."""
     max_games: int = 64
     database: str | None = None
     """The SQLite file the games are kept in (``None``: in memory only, lost with the server)."""
@@ -101,6 +110,11 @@ def _deck_choices(rules: dict[str, Any]) -> list[dict[str, Any]]:
             continue
         choices.append({"decks": decks, "text": layout_text(layout.decks, layout.hand_size, layout.kitty_size)})
     return choices
+
+
+def _ai_speeds(settings: WebSettings) -> dict[str, float]:
+    """The lobby's AI speeds: the seconds of pause before each AI move."""
+    return {"none": 0.0, "normal": settings.ai_delay, "slow": max(settings.slow_ai_delay, settings.ai_delay)}
 
 
 def _checkpoints(directory: str) -> dict[str, CheckpointChoice]:
@@ -175,7 +189,8 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         session = open_session(opened["seats"], seed=opened["seed"], rules=opened["rules"],
                                episode=opened["episode"], max_hands=opened["max_hands"], hint_bot=settings.hint_bot)
         session.restore(stored.hands)
-        keep(WebGame(stored.id, session, opened["ai_delay"], stored.tokens), opened)
+        keep(WebGame(stored.id, session, opened["ai_delay"], stored.tokens, away=opened.get("away", "wait"),
+                     away_after=settings.away_after), opened)
 
     for stored in store.games() if store is not None else ():
         try:
@@ -192,6 +207,12 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         seed = body.get("seed", settings.seed)
         episode = body.get("episode", settings.episode)
         rules = game_rules(body.get("rules"), body.get("options"))
+        speeds = _ai_speeds(settings)
+        speed, away = body.get("ai_speed", "normal"), body.get("away", "wait")
+        if speed not in speeds:
+            raise HTTPException(400, f"ai_speed must be one of {', '.join(speeds)}")
+        if away not in AWAY_CHOICES:
+            raise HTTPException(400, f"away must be one of {', '.join(AWAY_CHOICES)}")
         if not isinstance(seats, list) or len(seats) != 4 or not all(isinstance(s, str) for s in seats):
             raise HTTPException(400, "seats must be a list of 4 names")
         if body.get("seats"):  # a browser's choice: names only, checkpoints mapped to their files here
@@ -218,9 +239,9 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
                                    max_hands=settings.max_hands, hint_bot=settings.hint_bot)
         except ValueError as error:  # e.g. a seat whose agent does not play these rules
             raise HTTPException(400, str(error)) from None
-        game = WebGame(uuid.uuid4().hex[:12], session, settings.ai_delay)
+        game = WebGame(uuid.uuid4().hex[:12], session, speeds[speed], away=away, away_after=settings.away_after)
         keep(game, {"seats": session.seats, "seed": seed, "rules": rules, "episode": episode,
-                    "max_hands": settings.max_hands, "ai_delay": settings.ai_delay})
+                    "max_hands": settings.max_hands, "ai_delay": speeds[speed], "away": away})
         return game
 
     @app.get("/", include_in_schema=False)
@@ -234,7 +255,8 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
                 "default_seats": public_seats(list(settings.seats)), "watch": settings.watch,
                 "rules": ruleset_from_config(settings.rules).name, "rule_sets": list(RULE_SETS),
                 "rule_options": ruleset_from_config(settings.rules).options.to_dict(),
-                "deck_choices": _deck_choices(settings.rules)}
+                "deck_choices": _deck_choices(settings.rules), "ai_speeds": _ai_speeds(settings),
+                "away_choices": list(AWAY_CHOICES)}
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> Response:
@@ -267,6 +289,19 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
             raise HTTPException(404, f"no finished hand {number}: {len(logs)} finished")
         name = f"shengji_{game_id}_hand{number}.json"
         return JSONResponse(logs[number - 1], headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    @app.get("/api/games/{game_id}/replay")
+    async def replay(game_id: str, hand: int = 0) -> dict[str, Any]:  # on the loop, as the game's record
+        game = games.get(game_id)
+        if game is None:
+            raise HTTPException(404, f"no game {game_id!r}")
+        logs = game.session.hand_logs
+        if not logs:
+            raise HTTPException(409, "no hand has finished yet (a running hand's replay would show every card)")
+        try:
+            return game.record.replay(hand or len(logs))
+        except KeyError as error:
+            raise HTTPException(404, str(error.args[0])) from None
 
     @app.websocket("/ws/{game_id}")
     async def play(socket: WebSocket, game_id: str) -> None:

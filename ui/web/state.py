@@ -3,7 +3,8 @@
 A player's state holds their own cards only; the other seats show how many
 cards they hold. A spectator of a game without people (watch mode) sees every
 hand. Cards are ``{"c": "SA", "t": true}`` objects: the ASCII name and whether
-the card is trump, in the order the hand is shown (trump first, strongest first).
+the card is trump, in the order the hand is shown (trump first, strongest first); in the hand of a seat
+about to bury, ``"k": true`` marks the cards it took up from the kitty.
 
 ``decision`` names what the player is asked (``bid``, ``bury``, ``play``, ...;
 刮风 adds ``fix`` and ``give_back``); a 刮风 game's state has a ``guafeng``
@@ -13,6 +14,7 @@ stage team, the kitty taker and the 回牌 asked.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
@@ -33,6 +35,19 @@ def cards_json(session: GameSession, kinds: Iterable[int]) -> list[dict[str, Any
     """Cards in display order as ``{"c": name, "t": is_trump}``."""
     ctx = session.display_context()
     return [{"c": CARD_NAMES[k], "t": bool(ctx.is_trump[k])} for k in session.in_display_order(kinds)]
+
+
+def hand_json(session: GameSession, seat: int, decision: str | None) -> list[dict[str, Any]]:
+    """A seat's hand (:func:`cards_json`); before its burial the cards it took up from the kitty carry
+    ``"k": true`` (as many copies of a card as came from the kitty)."""
+    cards = cards_json(session, session.hand.hand_cards(seat))
+    taken = Counter(session.kitty_received(seat) if decision == "bury" else ())
+    for card in cards:
+        kind = CARD_NAMES.index(card["c"])
+        if taken[kind]:
+            taken[kind] -= 1
+            card["k"] = True
+    return cards
 
 
 def _trick_json(session: GameSession, leader: int, plays: Iterable[Iterable[int]]) -> list[dict[str, Any]]:
@@ -91,7 +106,7 @@ def state_json(game_id: str, session: GameSession, seat: int | None, selection: 
         "tricks_played": len(hand.tricks),
         "trick": _trick_json(session, hand.leader, hand.trick_plays) if hand.in_play else [],
         "last_trick": None, "messages": session.messages_for(seat)[-RECENT_MESSAGES:],
-        "hand": cards_json(session, hand.hand_cards(seat)) if seat is not None else [],
+        "hand": hand_json(session, seat, decision) if seat is not None else [],
         "hands": {str(s): cards_json(session, hand.hand_cards(s)) for s in range(4)} if see_all else {},
         "bid_options": [], "standing_bid": None, "selection": None,
         "result": _result_json(session), "logs": len(session.hand_logs),

@@ -15,6 +15,7 @@ let queue = [];            // states waiting for an animation to finish
 let animating = false;
 let shownPlays = new Set(); // plays already animated into the trick
 let toastTimer = null;
+let replay = null;         // the hand being replayed ({data, trick}); null: none
 
 // ------------------------------------------------------------------ helpers
 function el(tag, className, text) {
@@ -56,6 +57,7 @@ function cardEl(card, small) {
   const node = el("div", "card" + size);
   node.dataset.card = name;
   if (card.t) node.classList.add("trump");
+  if (card.k) node.classList.add("from-kitty");  // taken up from the kitty, before the burial
   if (name === "BJ" || name === "LJ") {
     node.classList.add("joker");
     if (name === "BJ") node.classList.add("red");
@@ -64,7 +66,7 @@ function cardEl(card, small) {
     corner.dataset.short = name === "BJ" ? "B" : "L";
     node.classList.add(name === "BJ" ? "big" : "little");
     node.append(corner, el("span", "pip", name === "BJ" ? "♛" : "♕"));
-    node.title = name === "BJ" ? "big joker (BJ)" : "little joker (LJ)";
+    node.title = (name === "BJ" ? "big joker (BJ)" : "little joker (LJ)") + (card.k ? " · from the kitty" : "");
     return node;
   }
   const suit = name[0];
@@ -73,7 +75,7 @@ function cardEl(card, small) {
   const corner = el("span", "corner", rank);
   corner.append(el("span", "s", SUITS[suit]));
   node.append(corner, el("span", "pip", SUITS[suit]));
-  node.title = name;
+  node.title = name + (card.k ? " · from the kitty" : "");
   return node;
 }
 
@@ -94,6 +96,7 @@ function drawSeats() {
     const plate = el("div", "plate" + (state.to_act === seat.seat ? " to-act" : ""));
     const who = el("div", "who", seat.label);
     if (seat.dealer) who.append(el("span", "badge dealer", "dealer"));
+    if (seat.away) who.append(el("span", "badge away", seat.stand_in ? "away · AI plays" : "away · waiting"));
     plate.append(who, el("div", "meta", `${seat.cards} cards · team ${seat.team === 0 ? "A" : "B"}`));
     const faceUp = state.hands[String(seat.seat)];
     if (seat.position !== "south") {
@@ -189,11 +192,88 @@ function drawScore() {
     item.append(el("div", "won-by", `won by ${seatByNumber(trick.winner).label}, +${trick.points}`));
     return item;
   }));
+  drawScoreHistory();
   const list = $("messages");
   list.replaceChildren(...state.messages.map((m) => el("li", "", m)));
   list.scrollTop = list.scrollHeight;
   $("status-line").textContent = `Hand ${state.hand_number} · ${state.decks_text} · level ${state.level === "T" ? "10" : state.level} · trump: ${state.trump}`
     + (state.watch ? " · watching" : "");
+}
+
+function levelText(level) { return level === "T" ? "10" : level; }
+
+// The match's hands so far, one row each, with a replay of each hand.
+function drawScoreHistory() {
+  const rows = state.scores || [];
+  $("scores-box").classList.toggle("hidden", !rows.length);
+  $("score-history").tBodies[0].replaceChildren(...rows.map((row) => {
+    const line = el("tr");
+    const levels = row.team_levels_before.map(levelText).join("/") + " → " + row.team_levels_after.map(levelText).join("/");
+    const won = row.levels ? `${row.winner} +${row.levels}` : `${row.winner} take the deal`;
+    for (const text of [row.hand, shortName(seatByNumber(row.dealer)), row.trump, row.defender_points]) {
+      line.append(el("td", "", String(text)));
+    }
+    const cell = el("td", "levels", levels);
+    cell.title = won;
+    line.append(cell);
+    const button = el("button", "ghost replay", "Replay");
+    button.type = "button";
+    button.dataset.hand = row.hand;
+    button.addEventListener("click", () => openReplay(row.hand));
+    const last = el("td");
+    last.append(button);
+    line.append(last);
+    return line;
+  }));
+}
+
+// ------------------------------------------------------------------ the replay of a finished hand
+async function openReplay(hand) {
+  const response = await fetch(`/api/games/${gameId}/replay?hand=${hand}`);
+  const data = await response.json();
+  if (!response.ok) { toast(typeof data.detail === "string" ? data.detail : "no replay"); return; }
+  replay = { data, trick: 0 };
+  $("replay").classList.remove("hidden");
+  drawReplay();
+}
+
+function drawReplay() {
+  const { data } = replay;
+  const trick = data.tricks[replay.trick];
+  const label = (seat) => seatByNumber(seat).label;
+  $("replay-title").textContent = `Hand ${data.hand} · trick ${replay.trick + 1} of ${data.tricks.length}`;
+  $("replay-facts").textContent = `Dealer ${label(data.dealer)} · trump: ${data.trump} · level ${levelText(data.level)}`;
+  for (const box of document.querySelectorAll(".replay-seat")) box.replaceChildren();
+  for (const seat of state.seats) {
+    const box = document.querySelector(`.replay-seat.${seat.position}`);
+    const play = trick.plays.find((p) => p.seat === seat.seat);
+    const who = el("div", "who", seat.label);
+    if (seat.seat === trick.leader) who.append(el("span", "badge led", "led"));
+    if (seat.seat === trick.winner) who.append(el("span", "badge won", "won"));
+    box.classList.toggle("winner", seat.seat === trick.winner);
+    box.dataset.seat = seat.seat;
+    box.append(who, cardsRow(play.cards, true, "fan played"), cardsRow(trick.held[String(seat.seat)], "mini", "fan held"));
+  }
+  const last = replay.trick === data.tricks.length - 1;
+  $("replay-note").textContent = `${label(trick.winner)} won the trick (+${trick.points} points); `
+    + `the defenders have ${trick.defender_points}.`
+    + (last ? ` Kitty (${label(data.buried_by)} buried): ${data.kitty.map((c) => c.c).join(" ")}; `
+      + `the defenders took ${data.result.defender_points} in all.` : "");
+  $("replay-prev").disabled = replay.trick === 0;
+  $("replay-next").disabled = last;
+  document.body.dataset.replayTrick = replay.trick + 1;
+}
+
+function stepReplay(by) {
+  if (!replay) return;
+  replay.trick = Math.max(0, Math.min(replay.data.tricks.length - 1, replay.trick + by));
+  drawReplay();
+}
+
+function closeReplay() {
+  replay = null;
+  $("replay").classList.add("hidden");
+  delete document.body.dataset.replayTrick;
 }
 
 function selectionCounts() {
@@ -276,7 +356,7 @@ function drawPrompt() {
   const guafeng = state.guafeng;
   const selected = state.selection ? state.selection.cards.length : 0;
   if (state.result) {
-    text = state.match.over ? "The match is over." : "Hand over: see the score.";
+    text = state.match.over && state.episode === "match" ? "The match is over." : "Hand over: see the score.";
   } else if (guafeng && state.your_turn) {
     text = guafengPrompt(guafeng, selected);
   } else if (state.your_turn && state.phase === "kitty") {
@@ -559,6 +639,10 @@ async function openLobby(notice) {
     decks.replaceChildren(...options.deck_choices.map((choice) => new Option(choice.text, String(choice.decks))));
   }
   decks.value = String(rule.decks || 2);  // the options leave out the two-deck default
+  for (const option of $("ai-speed").options) {
+    const seconds = (options.ai_speeds || {})[option.value];
+    if (seconds !== undefined) option.title = `${seconds} s before each AI move`;
+  }
   showRuleOptions();
   $("lobby-cancel").classList.toggle("hidden", !gameId);
   $("lobby").classList.remove("hidden");
@@ -580,7 +664,8 @@ async function startGame(event) {
   const watch = document.querySelector("input[name=mode]:checked").value === "watch";
   const seats = [0, 1, 2, 3].map((seat) => $(`seat-${seat}`).value);
   const seed = $("seed").value === "" ? null : Number($("seed").value);
-  const body = { seats, watch, seed, episode: $("episode").value, rules: $("rules").value, options: ruleOptions() };
+  const body = { seats, watch, seed, episode: $("episode").value, rules: $("rules").value, options: ruleOptions(),
+    ai_speed: $("ai-speed").value, away: $("away").value };
   const response = await fetch("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const created = await response.json();
   if (!response.ok) {
@@ -610,6 +695,16 @@ function init() {
   $("clear").addEventListener("click", () => send({ type: "select", cards: [] }));
   $("hint").addEventListener("click", () => send({ type: "hint" }));
   $("next-hand").addEventListener("click", () => send({ type: "next_hand" }));
+  $("replay-hand").addEventListener("click", () => openReplay(state.logs));
+  $("replay-prev").addEventListener("click", () => stepReplay(-1));
+  $("replay-next").addEventListener("click", () => stepReplay(1));
+  $("replay-close").addEventListener("click", closeReplay);
+  document.addEventListener("keydown", (event) => {
+    if (!replay) return;
+    if (event.key === "ArrowLeft") stepReplay(-1);
+    if (event.key === "ArrowRight") stepReplay(1);
+    if (event.key === "Escape") closeReplay();
+  });
   $("step").addEventListener("click", () => send({ type: "step" }));
   $("auto").addEventListener("click", () => send({ type: "auto", on: !(state && state.auto) }));
   const params = new URLSearchParams(location.hash.slice(1));
