@@ -169,3 +169,35 @@ def test_terminal_plays_a_three_deck_hand(tmp_path: Path) -> None:
     assert "3 decks · 39 cards a hand · kitty of 6" in text  # the banner
     assert re.search(r"Hand 1 · 3 decks · level 2", text), text[-2000:]
     assert "Defenders took" in text and "The match is over after 1 hand(s)" in text
+
+
+def test_scores_history_and_the_kitty_marked_before_the_burial() -> None:
+    """In process: the dealer is told which cards came from the kitty; `scores` prints the match's history
+    (hand, dealer, trump, points, levels) once a hand is over, and says so before."""
+    import io
+
+    from rich.console import Console
+
+    from ui.sessions import open_session
+    from ui.terminal import TerminalGame
+
+    session = open_session(["human", "greedy", "greedy", "greedy"], seed=5, max_hands=2)
+    out = io.StringIO()
+    asked: list[str] = []
+
+    def answer(prompt: str) -> str:
+        asked.append(prompt)
+        if len(asked) == 1:
+            return "scores"
+        if prompt == "bid> ":
+            return "1" if session.bid_options(0) else "p"
+        if prompt == "next> ":
+            return "scores" if asked.count("next> ") == 1 else ""
+        return "1"  # bury or play: the first of the numbered list
+
+    TerminalGame(session, Console(file=out, width=400, color_system=None), input_fn=answer).run()
+    text = out.getvalue()
+    assert "No hand of this match has finished yet." in text
+    assert "From the kitty: " in text  # seed 5: our first bid makes us the dealer
+    assert re.search(r"Hand 1: dealer You, trump \w+, level 2; defenders \d+ points; .*levels 2/2 → ", text), \
+        text[-3000:]

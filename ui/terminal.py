@@ -82,7 +82,9 @@ class TerminalGame:
                     if self.watching and self.auto:
                         time.sleep(self.delay * 4)
                     else:
-                        self._ask("next", "Press Enter for the next hand (q to quit)")
+                        line = self._ask("next", "Press Enter for the next hand (scores, tricks, log; q to quit)")
+                        while line and self._common(line):  # a look back at the hand or the match first
+                            line = self._read("next")
                     session.next_hand()
                 elif session.human_to_act:
                     self._human_turn()
