@@ -77,14 +77,14 @@ def choose_bid(view: PlayerView) -> Bid | None:
     share = OVERCALL_SHARE if standing is not None else BID_SHARE
     best, best_score = None, 0.0
     for option in options:
-        if option.suit is None:
+        if option.is_joker:
             continue
         score = trump_strength_for(hand, level, option.suit) / held
         if score >= share and (score, option.strength) > (best_score, best.strength if best else 0):
             best, best_score = option, score
     if best is not None or standing is None:
         return best
-    jokers = [o for o in options if o.suit is None]
+    jokers = [o for o in options if o.is_joker]
     if jokers and trump_count_for(hand, level, None) >= scaled(JOKER_BID_TRUMPS, hand_size):
         return jokers[0]
     return None
@@ -108,7 +108,7 @@ def choose_rebid(view: PlayerView) -> Bid | None:
     current = trump_strength_for(hand, level, view.ctx.trump_suit if view.ctx is not None else None)
     best, best_score = None, current + REBID_MARGIN * view.ruleset.layout.hand_size / LAYOUT.hand_size
     for option in options:
-        if option.suit is None:
+        if option.is_joker:
             continue
         score = trump_strength_for(hand, level, option.suit)
         if score >= best_score and score >= OVERCALL_SHARE * held:
