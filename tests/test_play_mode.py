@@ -13,12 +13,12 @@ from agents.bots.expert import ExpertAgent
 from agents.bots.heuristics import beats, trick_state
 from agents.bots.random_agent import RandomAgent
 from agents.dmc.agent import DMCAgent
+from agents.dmc.candidates import NUM_SPECIAL
 from agents.dmc.learner import SampleBuffer, make_optimizer, margin_loss, softmax_imitation_loss, train_step
 from agents.dmc.play_tables import PlayTables
 from agents.dmc.plays import (
     EXTRA,
     MAX_FOLLOWS,
-    NUM_SPECIAL,
     decision_candidates,
     learner_plays,
     play_feature_size,
