@@ -53,16 +53,6 @@ class InconsistentViewError(ValueError):
     """The view's information cannot all be true (e.g. more cards claimed than are unseen)."""
 
 
-def unseen_cards(view: PlayerView) -> list[int]:
-    """Copies of each kind the seat cannot see: the rule set's decks less its hand, the played cards and
-    the kitty it buried (negative where the view accounts for too many)."""
-    unseen = [view.ruleset.layout.decks - h - a - b - c - d
-              for h, a, b, c, d in zip(view.hand, *view.played, strict=True)]
-    for k in view.kitty or ():
-        unseen[k] -= 1
-    return unseen
-
-
 @dataclass(frozen=True)
 class World:
     """One complete deal of the hidden cards: four hands (count vectors) and the kitty (kinds)."""
@@ -85,8 +75,7 @@ class WorldSampler:
         self.view = view
         tracker = CardTracker(view)
         self.tracker = tracker
-        # counted here with the rule set's decks: the tracker's voids and inferences are what it adds
-        unseen = unseen_cards(view)
+        unseen = list(tracker.unseen)  # d copies of each kind less what the seat has seen
         bad = [CARD_NAMES[k] for k in range(NUM_KINDS) if unseen[k] < 0]
         if bad:
             raise InconsistentViewError(f"more than {view.ruleset.layout.decks} copies of {', '.join(bad)} are "
