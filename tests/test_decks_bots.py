@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_agents import CheckedAgent
 
-from agents.base import Agent
 from agents.bots.card_tracker import CardTracker
 from agents.bots.expert import ExpertAgent
 from agents.bots.expert_play import build_shaped
@@ -28,7 +28,7 @@ from env.core.registry import make_ruleset
 from env.core.suits import TRUMP
 from env.standard import tuples
 from env.standard.hand import Phase
-from env.standard.view import PlayerView, view_of
+from env.standard.view import view_of
 
 ROOT = Path(__file__).resolve().parents[1]
 OTHER_DECKS = (1, 3, 4)
@@ -38,39 +38,6 @@ SPADES = 0
 def rules_of(decks: int):
     """The standard game with ``decks`` decks."""
     return make_ruleset("standard", {"decks": decks})
-
-
-class CheckedAgent(Agent):
-    """Asserts every decision is legal before the engine sees it, and records the leads it makes."""
-
-    def __init__(self, agent: Agent):
-        self.agent = agent
-        self.leads: list[tuple[int, ...]] = []
-
-    def bid(self, view: PlayerView):
-        bid = self.agent.bid(view)
-        assert bid is None or bid in view.bid_options
-        assert bid is None or bid.count <= view.ruleset.layout.decks
-        return bid
-
-    def rebid(self, view: PlayerView):
-        return self.bid(view)
-
-    def bury(self, view: PlayerView):
-        cards = list(self.agent.bury(view))
-        assert len(cards) == view.ruleset.layout.kitty_size
-        held = list(view.hand)
-        for k in cards:
-            held[k] -= 1
-        assert min(held) >= 0, "buried a card it does not hold"
-        return cards
-
-    def play(self, view: PlayerView):
-        play = tuple(self.agent.play(view))
-        assert view.play_error(list(play)) is None, view.play_error(list(play))
-        if view.lead is None:
-            self.leads.append(play)
-        return play
 
 
 @pytest.mark.parametrize("decks", OTHER_DECKS)

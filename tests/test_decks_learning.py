@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 import torch
 from pettingzoo.test import api_test, seed_test
+from test_play_mode import random_play_views
 
 from agents.bots.random_agent import RandomAgent
 from agents.dmc.agent import DMCAgent
@@ -61,16 +62,7 @@ def rules_of(decks: int):
 
 def play_views(decks: int, seeds, agent_factory=RandomAgent):
     """(hand, view) at every lead and follow of hands of ``decks`` decks played by ``agent_factory`` bots."""
-    rules = rules_of(decks)
-    for seed in seeds:
-        agents = [agent_factory(seed * 4 + i) for i in range(4)]
-        hand = rules.new_hand(seed)
-        while hand.phase != Phase.DONE:
-            seat = hand.current_player
-            view = view_of(hand, seat)
-            if hand.phase == Phase.PLAY:
-                yield hand, view
-            hand.act(seat, agents[seat].act(view))
+    return random_play_views(seeds, agent_factory, rules_of(decks))
 
 
 # ---------------------------------------------------------------------- observations
