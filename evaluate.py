@@ -52,7 +52,7 @@ def main(cfg: DictConfig) -> None:
                         rules=tuple(sorted(rules.items())), max_match_hands=int(cfg.max_match_hands),
                         search=tuple(sorted(search.items())))
     rule_set = settings.rule_set()  # refuses unknown options now
-    deals_file = cfg.deals_file or default_deals_file(int(cfg.seed), rule_set.name)
+    deals_file = cfg.deals_file or default_deals_file(int(cfg.seed), rule_set)
     deals = load_deals(to_absolute_path(str(deals_file)), int(cfg.seed), int(cfg.num_deals), rule_set)
     try:
         with stop_signals_raise():  # SIGTERM and SIGHUP stop it as Ctrl-C does

@@ -38,6 +38,12 @@ history=Box(K, ROW))`` from the acting seat's side (relative seats 0 = self,
 Slots follow the canonical layout (trump block then plain suits, strongest
 first; 73 slots) or ``layout="raw"`` (54 kinds). OBS is 1871 canonical, 1415 raw.
 
+With ``d`` decks (RULES.md 11, rule option ``decks``) each card set has ``d``
+planes (>= 1 .. >= d copies), the bid strength a place per step of the ladder,
+the action table ``ruleset.num_actions`` actions (66, 72 for three decks, 78 for
+four) and the history as many tricks as the hand has cards: OBS is 995 (one
+deck), 2750 (three), 3629 (four) canonical.
+
 Rewards: zero-sum between teams, paid when the hand ends (``episode="match"``:
 when each hand ends). ``reward="level"`` (default): the team's signed level
 change (dealers holding +1..+3; defenders taking over +1.. with the takeover

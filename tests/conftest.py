@@ -13,6 +13,11 @@ from pathlib import Path
 
 import pytest
 
+CHROMIUM = Path("/usr/bin/chromium")
+"""Debian's Chromium, which the browser tests drive through Playwright."""
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -91,3 +96,13 @@ def serve_app(app) -> Iterator[str]:
 from rulesets.no_bidding import register as _register_no_bidding  # noqa: E402
 
 _register_no_bidding()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One headless Chromium for a test module (each page may open its own context)."""
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

@@ -34,19 +34,25 @@ VARIANTS = [
 
 
 class CheckedAgent(Agent):
-    """Asserts every decision is legal before the engine sees it (the engine would raise too)."""
+    """Asserts every decision is legal before the engine sees it (the engine would raise too), and
+    records the leads it makes."""
 
     def __init__(self, agent: Agent):
         self.agent = agent
+        self.leads: list[tuple[int, ...]] = []
 
     def bid(self, view: PlayerView):
         bid = self.agent.bid(view)
         assert bid is None or bid in view.bid_options
+        assert bid is None or bid.count <= view.ruleset.layout.decks
         return bid
+
+    def rebid(self, view: PlayerView):
+        return self.bid(view)
 
     def bury(self, view: PlayerView):
         cards = list(self.agent.bury(view))
-        assert len(cards) == 8
+        assert len(cards) == view.ruleset.layout.kitty_size
         held = list(view.hand)
         for k in cards:
             held[k] -= 1
@@ -56,6 +62,8 @@ class CheckedAgent(Agent):
     def play(self, view: PlayerView):
         play = tuple(self.agent.play(view))
         assert view.play_error(list(play)) is None, view.play_error(list(play))
+        if view.lead is None:
+            self.leads.append(play)
         return play
 
 

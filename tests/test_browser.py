@@ -14,14 +14,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import serve_app
+from conftest import CHROMIUM, CHROMIUM_ARGS, serve_app
 
-CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "tests" / "artifacts"
 SCREENSHOT = ROOT / "docs" / "screenshots" / "web_game.png"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
                                 reason="needs Debian's Chromium at /usr/bin/chromium (apt-get install chromium)")

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ROOT, _serve, _submit, _wait_for_lobby
+from tests.test_browser import ARTIFACTS, CHROMIUM, ROOT, _serve, _submit, _wait_for_lobby
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
                                 reason="needs Debian's Chromium at /usr/bin/chromium (apt-get install chromium)")
@@ -23,15 +23,6 @@ SIZES = {"phone": (390, 844), "desktop": (1440, 900)}
 @pytest.fixture(scope="module")
 def server_url() -> Iterator[str]:
     yield from _serve()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def _page(browser, width: int = 1440, height: int = 900):

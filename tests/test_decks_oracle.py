@@ -17,7 +17,7 @@ from itertools import combinations
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from test_oracle import RANKS, TRUMP, order_table
+from test_oracle import RANKS, TRUMP, Oracle
 
 from env.core.cards import card_list, counts_of, parse_cards
 from env.rules import resolve_throw, trick_winner
@@ -32,18 +32,16 @@ Unit = tuple[int, int, tuple[str, ...]]
 """(m, k, the k cards: one name per index, lowest first)."""
 
 
-class DeckOracle:
-    """RULES.md 11 for one hand (level, trump) with ``decks`` decks, on card-name multisets."""
+class DeckOracle(Oracle):
+    """RULES.md 11 for one hand (level, trump) with ``decks`` decks, on card-name multisets.
+
+    The card order and the n-or-fewer rule of following are the two-deck oracle's; the
+    shapes, the profile, throws and the winner are read here again.
+    """
 
     def __init__(self, level: str, trump: str | None, decks: int):
-        self.table = order_table(level, trump)
+        super().__init__(level, trump)
         self.decks = decks
-
-    def suit(self, card: str) -> str:
-        return self.table[card][0]
-
-    def index(self, card: str) -> int:
-        return self.table[card][1]
 
     # -------------------------------------------------------------- units and shapes
     def units_in(self, held: Counter, m: int, k: int) -> list[tuple[str, ...]]:
@@ -120,16 +118,7 @@ class DeckOracle:
 
         return walk(+Counter(cards), reqs)
 
-    def is_legal_follow(self, hand: list[str], play: list[str], lead: list[str]) -> bool:
-        if len(play) != len(lead) or Counter(play) - Counter(hand):
-            return False
-        suit = self.suit(lead[0])
-        held = [c for c in hand if self.suit(c) == suit]
-        played = [c for c in play if self.suit(c) == suit]
-        if len(held) <= len(lead):
-            return len(played) == len(held)
-        if len(played) != len(lead):
-            return False
+    def meets_shape(self, played: list[str], held: list[str], lead: list[str]) -> bool:
         reqs = self.requirements(lead)
         return self.profile(played, reqs) == self.profile(held, reqs)
 

@@ -134,6 +134,10 @@ class Oracle:
             return len(played) == len(held)
         if len(played) != len(lead):
             return False
+        return self.meets_shape(played, held, lead)
+
+    def meets_shape(self, played: list[str], held: list[str], lead: list[str]) -> bool:
+        """The shape duty: the played cards of the lead suit do as well as the whole holding of it."""
         tractors, pairs = self.format_of(lead)
         return self.profile(played, tractors, pairs) == self.profile(held, tractors, pairs)
 

@@ -13,12 +13,12 @@ from agents.bots.expert import ExpertAgent
 from agents.bots.heuristics import beats, trick_state
 from agents.bots.random_agent import RandomAgent
 from agents.dmc.agent import DMCAgent
+from agents.dmc.candidates import NUM_SPECIAL
 from agents.dmc.learner import SampleBuffer, make_optimizer, margin_loss, softmax_imitation_loss, train_step
 from agents.dmc.play_tables import PlayTables
 from agents.dmc.plays import (
     EXTRA,
     MAX_FOLLOWS,
-    NUM_SPECIAL,
     decision_candidates,
     learner_plays,
     play_feature_size,
@@ -45,11 +45,12 @@ LAYOUT = "canonical"
 SLOTS = 73
 
 
-def random_play_views(seeds: range, agent_factory=RandomAgent):
-    """Every lead and follow decision of hands played by ``agent_factory`` bots: (hand, view) pairs."""
+def random_play_views(seeds: range, agent_factory=RandomAgent, rules=None):
+    """Every lead and follow decision of hands played by ``agent_factory`` bots: (hand, view) pairs
+    (the standard game, or the rule set ``rules``)."""
     for seed in seeds:
         agents = [agent_factory(seed * 4 + i) for i in range(4)]
-        hand = Hand.new(seed)
+        hand = Hand.new(seed) if rules is None else rules.new_hand(seed)
         while hand.phase != Phase.DONE:
             seat = hand.current_player
             view = view_of(hand, seat)

@@ -204,7 +204,8 @@ def test_a_match_and_the_user_interfaces_follow_the_layout(small_kitty):
             break
         session.step_ai()
     state = state_json("g", session, None, None)
-    assert state["layout"] == {"players": 4, "hand_size": 26, "kitty_size": 4, "num_tricks": 26}
+    assert state["layout"] == {"players": 4, "decks": 2, "hand_size": 26, "kitty_size": 4, "num_tricks": 26,
+                               "points": 200}
     from rich.console import Console
 
     console = Console(width=140, record=True, color_system=None)

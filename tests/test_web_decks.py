@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ROOT, _serve, _submit, _wait_for_lobby, _wait_ready
+from tests.test_browser import ARTIFACTS, CHROMIUM, ROOT, _serve, _submit, _wait_for_lobby, _wait_ready
 from tests.test_browser_rooms import CARDS_REACHABLE, OVERFLOW
 
 SCREENSHOTS = ROOT / "docs" / "screenshots"
@@ -70,15 +70,6 @@ def test_bids_of_three_and_four_cards_in_words() -> None:
 @pytest.fixture(scope="module")
 def server_url() -> Iterator[str]:
     yield from _serve()  # the AI seats: greedy bots
-
-
-@pytest.fixture(scope="module")
-def browser():
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def _page(browser, size: str):

@@ -84,7 +84,7 @@ def deals_file_of(rule_set: RuleSet, spec: EvalSpec) -> Path:
     ``data/eval_deals_guafeng_seed<seed>.json``), as ``evaluate.py`` picks it."""
     if spec.deals_file is not None:
         return spec.deals_file
-    return spec.deals_root / default_deals_file(spec.seed, rule_set.name)
+    return spec.deals_root / default_deals_file(spec.seed, rule_set)
 
 
 def deal_set(rules: dict[str, Any], spec: EvalSpec) -> list[Deal]:

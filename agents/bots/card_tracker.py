@@ -13,6 +13,14 @@ Inferences (each one a consequence of the follow rule, RULES.md 6):
   the lead holds had no more pairs: *no pairs* left in that suit (hands only
   shrink, so it stays true).
 
+Decks (RULES.md 11): with ``d`` decks each kind has ``d`` copies, and a "pair" is
+any kind held twice or more. The pair inference holds as it is for leads of pairs
+and pair tractors (the duty asks for as many pairs as can be taken); a lead with a
+triple or quad asks only one pair of a follower who cannot meet it (a degraded
+requirement is one card smaller), so there the tracker learns *no pairs* only from
+a full follow with no pair in it. Safety questions ask the tuple reading
+(:func:`env.standard.tuples.beaten_by`: a larger tuple may be broken for a smaller).
+
 Safety questions ("can anyone beat this?") are answered by asking the rules
 module about the worst case: the whole unseen pool treated as one hand held by
 a seat that may still hold the suit.
@@ -24,6 +32,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from env.core.suits import NUM_EFFECTIVE_SUITS, TRUMP
+from env.standard import tuples
 from env.standard.combos import Component, has_run, pair_counts
 from env.standard.tricks import Lead, throw_check
 from env.standard.trump import TrumpContext
@@ -54,7 +63,7 @@ class CardTracker:
             no pair of that effective suit.
     """
 
-    __slots__ = ("_others", "_pairs", "_top", "ctx", "kitty_unknown", "no_pairs", "seat", "unseen", "void")
+    __slots__ = ("_others", "_pairs", "_stacks", "_top", "ctx", "kitty_unknown", "no_pairs", "seat", "unseen", "void")
 
     def __init__(self, view: PlayerView):
         ctx = view.ctx
@@ -62,7 +71,8 @@ class CardTracker:
         self.seat = view.seat
         self._others = tuple((self.seat + i) % 4 for i in range(1, 4))
         p0, p1, p2, p3 = view.played
-        unseen = [2 - h - a - b - c - d for h, a, b, c, d in zip(view.hand, p0, p1, p2, p3)]
+        copies = ctx.decks
+        unseen = [copies - h - a - b - c - d for h, a, b, c, d in zip(view.hand, p0, p1, p2, p3)]
         if view.kitty:
             for k in view.kitty:
                 unseen[k] -= 1
@@ -70,6 +80,7 @@ class CardTracker:
         self.kitty_unknown = not view.kitty
         self._top: list[int | None] = [None] * NUM_EFFECTIVE_SUITS   # per suit, filled on first use
         self._pairs: list[tuple[int, ...] | None] = [None] * NUM_EFFECTIVE_SUITS
+        self._stacks: list[tuples.Stacks | None] = [None] * NUM_EFFECTIVE_SUITS
         self.void = [[False] * NUM_EFFECTIVE_SUITS for _ in range(4)]
         self.no_pairs = [[False] * NUM_EFFECTIVE_SUITS for _ in range(4)]
         for trick in view.tricks:
@@ -108,9 +119,18 @@ class CardTracker:
             pairs = self._pairs[suit] = tuple(pair_counts(self.ctx, self.unseen, suit))
         return pairs
 
+    def unseen_stacks(self, suit: int) -> tuples.Stacks:
+        """The unseen cards of a suit as :func:`env.standard.tuples.stacks_of` reads them (kinds unseen twice+)."""
+        stacks = self._stacks[suit]
+        if stacks is None:
+            stacks = self._stacks[suit] = tuples.stacks_of(self.ctx, self.unseen, suit)
+        return stacks
+
     # ------------------------------------------------------------------ safety
     def can_beat(self, comp: Component, suit: int, seats: Sequence[int] | None = None) -> bool:
         """Could any of ``seats`` hold a higher component of the same shape in ``suit``?"""
+        if self.ctx.decks != 2 and comp.size > 1:
+            return self.can_beat_shape(tuples.shape_of(comp), comp.top, suit, seats)
         holders = self.holders(suit, seats)
         if not holders:
             return False
@@ -119,6 +139,21 @@ class CardTracker:
         if all(self.no_pairs[s][suit] for s in holders):
             return False
         return has_run(self.unseen_pairs(suit), comp.size // 2, comp.top)
+
+    def can_beat_shape(self, shape: tuples.Shape, top: int, suit: int, seats: Sequence[int] | None = None) -> bool:
+        """Could any of ``seats`` hold a unit of ``shape`` (m, k) in ``suit`` with a higher top than ``top``?
+
+        The unseen pool is read as one hand (the worst case); a larger tuple may be broken for it.
+        """
+        holders = self.holders(suit, seats)
+        if not holders:
+            return False
+        m, k = shape
+        if m == 1:
+            return self.top_unseen(suit) > top
+        if all(self.no_pairs[s][suit] for s in holders):
+            return False
+        return bool(tuples.tractor_takings(self.unseen_stacks(suit), m, k, above=top))
 
     def is_sure(self, cards: Sequence[int]) -> bool:
         """True if no card set still unseen could beat this lead inside its own suit.
@@ -167,13 +202,15 @@ def _trick_facts(ctx, leader: int, plays: tuple[tuple[int, ...], ...]) -> tuple[
     suit = suit_of[lead[0]]
     n = len(lead)
     lead_pairs = _pairs_in(lead)
+    # A lead with a triple or more asks a follower who cannot meet it for one pair only (RULES.md 11).
+    pairs_told = 1 if ctx.decks != 2 and any(lead.count(k) > 2 for k in set(lead)) else lead_pairs
     facts = []
     for i in range(1, len(plays)):
         seat = (leader + i) % 4
         in_suit = [k for k in plays[i] if suit_of[k] == suit]
         if len(in_suit) < n:
             facts.append((seat, suit, True))
-        elif lead_pairs and _pairs_in(in_suit) < lead_pairs:
+        elif lead_pairs and _pairs_in(in_suit) < pairs_told:
             facts.append((seat, suit, False))
     return tuple(facts)
 

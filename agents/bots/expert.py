@@ -39,6 +39,14 @@ Following
       The last trick is worth the kitty as well (its points times the multiplier).
     * Else discard: no points, low value, no broken pairs, trumps kept.
 
+Decks (RULES.md 11)
+    With other than two decks a "pair" above is any tuple (a triple, a quad) and a
+    tractor any tractor (m, k): holdings are read by the rules' decomposition
+    (a triple stays a triple, a run of triples is led as one tractor), safety is
+    asked of the tuple reading, a low tuple is led whole, and the counts tuned for
+    the 25-card hand (the endgame, the trump draw, the kitty guess) scale with the
+    layout (:func:`~agents.bots.heuristics.scaled`). Two decks play as before.
+
 Everything a decision uses comes from the seat's :class:`~env.standard.view.PlayerView`.
 """
 
@@ -48,18 +56,29 @@ from agents.base import Agent
 from agents.bots.card_tracker import CardTracker
 from agents.bots.expert_play import candidates
 from agents.bots.expert_setup import choose_bid, choose_burial, choose_rebid, choose_return
-from agents.bots.heuristics import TrickState, card_value, play_cost, play_points, richest_feed, trick_state
+from agents.bots.heuristics import (
+    TrickState,
+    card_value,
+    play_cost,
+    play_points,
+    richest_feed,
+    scaled,
+    suit_components,
+    trick_state,
+)
 from env.core.cards import NUM_KINDS, POINTS
 from env.core.suits import TRUMP
+from env.standard import tuples
 from env.standard.bidding import Bid
-from env.standard.combos import Component, decompose_suit
-from env.standard.tricks import FOLLOWS_SHAPE, NOT_A_WINNER, RUFFS, play_rank
+from env.standard.combos import Component
+from env.standard.layout import LAYOUT
+from env.standard.tricks import FOLLOWS_SHAPE, NOT_A_WINNER, RUFFS, lead_requirements, play_rank
 from env.standard.view import PlayerView
 
 ENDGAME_CARDS = 6
-"""Cards left in hand at which the last-trick (kitty) plans start."""
+"""Cards left in hand at which the last-trick (kitty) plans start (in a 25-card hand: scaled to the layout's)."""
 KITTY_GUESS = 10
-"""Kitty points assumed by a seat that did not bury it."""
+"""Kitty points assumed by a seat that did not bury it (of an 8-card kitty: scaled to the layout's)."""
 
 
 class ExpertAgent(Agent):
@@ -97,7 +116,7 @@ class ExpertAgent(Agent):
         everything = tuple(k for k in held for _ in range(hand[k]))
         if len(suits) == 1 and (len(everything) == 1 or tr.is_sure(everything)):
             return everything
-        components = {s: decompose_suit(ctx, hand, s) for s in suits}
+        components = {s: suit_components(ctx, hand, s) for s in suits}
         sure_trump = [c for c in components.get(TRUMP, ()) if not tr.can_beat(c, TRUMP)]
         endgame = self._endgame_lead(view, held, sure_trump)
         if endgame is not None:
@@ -113,7 +132,7 @@ class ExpertAgent(Agent):
         """Last tricks: the dealer's team cashes sure trumps (keeps the lead, protects the kitty);
         defenders keep a sure trump pair or tractor for the last trick (the kitty x4 or more)."""
         n_cards = sum(view.hand)
-        if n_cards > ENDGAME_CARDS or not sure_trump:
+        if n_cards > scaled(ENDGAME_CARDS, view.ruleset.layout.hand_size) or not sure_trump:
             return None
         big = max(sure_trump, key=lambda c: (c.size, c.top))
         if view.is_dealer_team():
@@ -141,6 +160,7 @@ class ExpertAgent(Agent):
 
         Low tractors, then low pairs, come before singles: they force the
         opponents to break their own pairs (measured +0.06 levels per hand).
+        A low tuple is led whole (with more decks: a triple, not a pair of it).
         """
         ctx, hand = view.ctx, view.hand
         partner = (view.seat + 2) % 4
@@ -156,17 +176,18 @@ class ExpertAgent(Agent):
         if plain:
             low = min((k for k in held if ctx.suit[k] in plain), key=lambda k: self._low_lead_key(view, tr, k))
             if hand[low] >= 2 and not POINTS[low]:
-                return (low, low)
+                return (low,) * hand[low]
             return (low,)
         return (min(held, key=lambda k: (POINTS[k] > 0, ctx.order[k])),)
 
     def _low_lead_key(self, view: PlayerView, tr: CardTracker, kind: int) -> tuple:
-        """Order of preference for an ordinary low lead (smaller is better): no points, no ruff, pairs, short suits."""
+        """Order of preference for an ordinary low lead (smaller is better): no points, no ruff, pairs (larger
+        tuples first), short suits."""
         ctx, hand = view.ctx, view.hand
         suit = ctx.suit[kind]
         length = sum(hand[k] for k in ctx.suit_kinds[suit])
         ruffable = any(tr.void[o][suit] and not tr.void[o][TRUMP] for o in ((view.seat + 1) % 4, (view.seat + 3) % 4))
-        return (POINTS[kind] > 0, ruffable, hand[kind] < 2, length, ctx.order[kind])
+        return (POINTS[kind] > 0, ruffable, -hand[kind], length, ctx.order[kind])
 
     def _cash_plain(self, view: PlayerView, tr: CardTracker, components: dict[int, list[Component]],
                     opponents: tuple[int, int]) -> tuple[int, ...] | None:
@@ -193,9 +214,10 @@ class ExpertAgent(Agent):
             return False
         mine = sum(view.hand[k] for k in view.ctx.suit_kinds[TRUMP])
         out = tr.unseen_in(TRUMP)
+        size = view.ruleset.layout.hand_size
         if view.is_dealer_team():
-            return mine >= 4 and mine * 2 >= out
-        return mine >= 6 and mine >= out
+            return mine >= scaled(4, size) and mine * 2 >= out
+        return mine >= scaled(6, size) and mine >= out
 
     # ------------------------------------------------------------------ following
     def _follow(self, view: PlayerView, tr: CardTracker) -> tuple[int, ...]:
@@ -241,7 +263,8 @@ class ExpertAgent(Agent):
         """Points the last trick carries on top of the table: the kitty, multiplied."""
         if sum(view.hand) != view.lead.n:
             return 0
-        kitty = view.ruleset.kitty_points(view.kitty) if view.kitty else KITTY_GUESS
+        kitty = view.ruleset.kitty_points(view.kitty) if view.kitty else \
+            scaled(KITTY_GUESS, view.ruleset.layout.kitty_size, LAYOUT.kitty_size)
         return kitty * view.ruleset.kitty_multiplier(view.lead)
 
     def _can_be_beaten(self, view: PlayerView, tr: CardTracker, rank: tuple[int, int],
@@ -249,6 +272,8 @@ class ExpertAgent(Agent):
         """Could one of ``seats`` (still to play) beat a play of this rank, by what is unseen?"""
         if not seats:
             return False
+        if view.ctx.decks != 2:
+            return self._can_be_beaten_tuples(view, tr, rank, seats)
         lead = view.lead
         suit = lead.suit
         category, key = rank
@@ -263,4 +288,23 @@ class ExpertAgent(Agent):
                 main = lead.tractor_lengths[0] * 2 if lead.tractor_lengths else (2 if lead.pairs else 1)
                 if tr.can_beat(Component(main, key, ()), TRUMP, [s]):
                     return True
+        return False
+
+    def _can_be_beaten_tuples(self, view: PlayerView, tr: CardTracker, rank: tuple[int, int],
+                              seats: list[int]) -> bool:
+        """:meth:`_can_be_beaten` in RULES.md 11's reading: a unit of the lead's shape above ours, or a ruff
+        whose unit of the lead's most important shape is higher."""
+        lead = view.lead
+        suit = lead.suit
+        category, key = rank
+        reqs = lead_requirements(lead)
+        for s in seats:
+            may_ruff = suit != TRUMP and not tr.void[s][TRUMP] and (tr.void[s][suit] or tr.unseen_in(suit) == 0)
+            if category == FOLLOWS_SHAPE:
+                if not lead.is_throw and tr.can_beat_shape(tuples.shape_of(lead.components[0]), key, suit, [s]):
+                    return True
+                if may_ruff:
+                    return True
+            elif category == RUFFS and may_ruff and tr.can_beat_shape(reqs[0] if reqs else (1, 1), key, TRUMP, [s]):
+                return True
         return False

@@ -5,6 +5,11 @@ means a long holding can hide the strongest follows and the trump ruffs past
 the bound. The builders here add the plays a policy cares about (cheapest
 ruff, strongest ruff, highest tractor, lowest discard, richest feed), each
 checked with ``view.play_error`` so a candidate is always legal.
+
+Decks (RULES.md 11): with other than two decks the shaped plays are built unit by
+unit from the lead's requirements (m, k) (a tractor of triples, a triple, a pair),
+each m-tuple from a kind with at least m copies left (exactly m preferred, so a
+quad is not broken for a triple when a triple is held).
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from agents.bots.heuristics import card_value
 from env.core.cards import NUM_KINDS, POINTS
 from env.core.suits import TRUMP
 from env.standard.combos import pair_counts
-from env.standard.tricks import effective_suit_count
+from env.standard.tricks import effective_suit_count, lead_requirements
 from env.standard.trump import TrumpContext
 from env.standard.view import PlayerView
 
@@ -47,6 +52,24 @@ def _take_run(ctx: TrumpContext, left: list[int], suit: int, length: int, highes
     return cards
 
 
+def _take_unit(ctx: TrumpContext, left: list[int], suit: int, m: int, k: int, highest: bool) -> list[int] | None:
+    """Take a unit (m, k) (k consecutive m-tuples) of ``suit`` out of ``left`` (lowest or highest run)."""
+    at: dict[int, list[int]] = {}
+    for kind in ctx.suit_kinds[suit]:
+        if left[kind] >= m:
+            at.setdefault(ctx.order[kind], []).append(kind)
+    tops = [i for i in at if all(j in at for j in range(i - k + 1, i))]
+    if not tops:
+        return None
+    top = max(tops) if highest else min(tops)
+    cards = []
+    for i in range(top - k + 1, top + 1):
+        kind = min(at[i], key=lambda q: (left[q] > m, card_value(ctx, q)))
+        left[kind] -= m
+        cards += [kind] * m
+    return cards
+
+
 def build_shaped(view: PlayerView, suit: int, highest: bool) -> tuple[int, ...] | None:
     """Cards of ``suit`` matching the lead's format (tractors, pairs, singles), lowest or highest.
 
@@ -56,6 +79,13 @@ def build_shaped(view: PlayerView, suit: int, highest: bool) -> tuple[int, ...] 
     ctx, lead = view.ctx, view.lead
     left = list(view.hand)
     cards: list[int] = []
+    if ctx.decks != 2:
+        for m, k in lead_requirements(lead):
+            unit = _take_unit(ctx, left, suit, m, k, highest)
+            if unit is None:
+                return None
+            cards += unit
+        return _add_singles(ctx, left, suit, cards, len(lead.cards), highest)
     for length in lead.tractor_lengths:
         run = _take_run(ctx, left, suit, length, highest)
         if run is None:
@@ -66,7 +96,13 @@ def build_shaped(view: PlayerView, suit: int, highest: bool) -> tuple[int, ...] 
         if run is None:
             return None
         cards += run
-    singles = len(lead.cards) - len(cards)
+    return _add_singles(ctx, left, suit, cards, len(lead.cards), highest)
+
+
+def _add_singles(ctx: TrumpContext, left: list[int], suit: int, cards: list[int], n: int,
+                 highest: bool) -> tuple[int, ...] | None:
+    """``cards`` completed to ``n`` cards with singles of ``suit`` from ``left``, or ``None`` if too few."""
+    singles = n - len(cards)
     pool = [k for k in ctx.suit_kinds[suit] for _ in range(left[k])]
     if len(pool) < singles:
         return None

@@ -4,16 +4,22 @@ Bidding weighs how good each possible trump would be for this hand
 (:func:`agents.bots.heuristics.trump_strength_for`) against the cards dealt so far;
 the burial searches which plain suits to void and fills the rest with the
 cheapest cards, pricing points and pairs so they stay in hand.
+
+Decks (RULES.md 11): the bids are the ladder's (more cards beat fewer; a bid's
+``count`` cards are shown), a triple or quad is priced as that many pairs' worth
+in the burial, and the card counts tuned for the 25-card hand (when to start
+bidding, the joker bid's trumps, the 炒地皮 margin) scale with the layout's hand.
 """
 
 from __future__ import annotations
 
 from itertools import combinations
 
-from agents.bots.heuristics import card_value, trump_count_for, trump_strength_for
+from agents.bots.heuristics import card_value, scaled, trump_count_for, trump_strength_for
 from env.core.cards import NUM_KINDS, NUM_SUITS, POINTS, RANKS
 from env.core.suits import TRUMP
 from env.standard.bidding import Bid
+from env.standard.layout import LAYOUT
 from env.standard.view import PlayerView
 
 BID_SHARE = 0.33
@@ -21,7 +27,9 @@ BID_SHARE = 0.33
 OVERCALL_SHARE = 0.30
 """A lower bar to overturn an opponents' bid (反主): it also takes their trump away."""
 MIN_CARDS_TO_BID = 6
-"""Early in the deal a good share means little: wait for this many cards."""
+"""Early in the deal a good share means little: wait for this many cards (of 25: scaled to the hand)."""
+JOKER_BID_TRUMPS = 5
+"""Trumps (of 25 cards: scaled to the hand) that make a no-trump overcall worth it."""
 VOID_BONUS = 40
 """Value of a plain suit emptied by the burial: it can be ruffed from the first trick."""
 POINT_WEIGHT = 2
@@ -47,7 +55,8 @@ def _answer_to_own_side(view: PlayerView) -> tuple[bool, Bid | None]:
 def choose_bid(view: PlayerView) -> Bid | None:
     """The bid to make, or ``None`` to pass.
 
-    * Strengthen our own standing single to a pair (自保) whenever we can.
+    * Strengthen our own standing bid (自保: a single to a pair, from three decks a pair to a
+      triple) whenever we can.
     * Never overturn the partner's bid.
     * Otherwise bid the best option whose trump strength reaches ``BID_SHARE``
       of the cards held (``OVERCALL_SHARE`` against an opponents' bid), once
@@ -61,21 +70,22 @@ def choose_bid(view: PlayerView) -> Bid | None:
     options, standing = view.bid_options, view.standing_bid
     hand = view.hand
     held = sum(hand)
-    if held < MIN_CARDS_TO_BID:
+    hand_size = view.ruleset.layout.hand_size
+    if held < scaled(MIN_CARDS_TO_BID, hand_size):
         return None
     level = RANKS.index(view.level)
     share = OVERCALL_SHARE if standing is not None else BID_SHARE
     best, best_score = None, 0.0
     for option in options:
-        if option.suit is None:
+        if option.is_joker:
             continue
         score = trump_strength_for(hand, level, option.suit) / held
         if score >= share and (score, option.strength) > (best_score, best.strength if best else 0):
             best, best_score = option, score
     if best is not None or standing is None:
         return best
-    jokers = [o for o in options if o.suit is None]
-    if jokers and trump_count_for(hand, level, None) >= 5:
+    jokers = [o for o in options if o.is_joker]
+    if jokers and trump_count_for(hand, level, None) >= scaled(JOKER_BID_TRUMPS, hand_size):
         return jokers[0]
     return None
 
@@ -96,9 +106,9 @@ def choose_rebid(view: PlayerView) -> Bid | None:
     hand, held = view.hand, sum(view.hand)
     level = RANKS.index(view.level)
     current = trump_strength_for(hand, level, view.ctx.trump_suit if view.ctx is not None else None)
-    best, best_score = None, current + REBID_MARGIN
+    best, best_score = None, current + REBID_MARGIN * view.ruleset.layout.hand_size / LAYOUT.hand_size
     for option in options:
-        if option.suit is None:
+        if option.is_joker:
             continue
         score = trump_strength_for(hand, level, option.suit)
         if score >= best_score and score >= OVERCALL_SHARE * held:
@@ -112,11 +122,12 @@ def choose_return(view: PlayerView) -> int:
 
 
 def _bury_price(view: PlayerView, kind: int) -> float:
-    """What burying one copy of ``kind`` loses: its value, its points, a pair, a top card."""
+    """What burying one copy of ``kind`` loses: its value, its points, a pair (a tuple of m: m - 1 pairs'
+    worth), a top card."""
     ctx, hand = view.ctx, view.hand
     price = float(card_value(ctx, kind)) + POINT_WEIGHT * POINTS[kind]
     if hand[kind] >= 2:
-        price += 8
+        price += 8 * (hand[kind] - 1)
     suit = ctx.suit[kind]
     if suit != TRUMP and ctx.order[kind] == ctx.suit_size[suit] - 1:
         price += 10

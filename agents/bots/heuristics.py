@@ -4,6 +4,10 @@ Nothing here decides a rule; trick winners and play ranks come from
 :mod:`env.rules`. These are the bots' *opinions* (how much a card is worth
 keeping, how strong a trump holding is), kept in one place so the greedy and
 the expert bot price cards the same way.
+
+Decks (RULES.md 11): a "pair" here is any tuple (a kind held twice or more);
+with two decks that is a pair. Counts tuned on the two-deck hand of 25 cards are
+scaled to the layout's hand by :func:`scaled`, which leaves them unchanged there.
 """
 
 from __future__ import annotations
@@ -14,14 +18,35 @@ from typing import NamedTuple
 
 from env.core.cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, NUM_SUITS, POINTS, kind_of
 from env.core.suits import TRUMP
+from env.standard import tuples
+from env.standard.combos import Component, decompose_suit
+from env.standard.layout import LAYOUT
 from env.standard.tricks import NOT_A_WINNER, play_rank, winning_play
 from env.standard.trump import TrumpContext
 from env.standard.view import PlayerView
+
+TWO_DECKS = 2
+"""The deck count the bots were written and tuned for; other counts take the general readings."""
 
 TRUMP_BASE = 20
 """Keeping value of the weakest trump: above every plain card (a plain A is 11 or 12)."""
 PAIR_BREAK = 6
 """Extra value lost when a play splits a pair."""
+
+
+def scaled(count: int, size: int, base: int = LAYOUT.hand_size) -> int:
+    """A count tuned for ``base`` (the two-deck hand of 25 cards) scaled to ``size``, rounded half up
+    (``count`` itself when ``size == base``)."""
+    return (2 * count * size + base) // (2 * base)
+
+
+def suit_components(ctx: TrumpContext, counts: Sequence[int], suit: int) -> list[Component]:
+    """The components of one effective suit of a holding as the rules read a lead of it: pairs and tractors of
+    pairs with two decks (:func:`env.standard.combos.decompose_suit`), m-tuples and tractors (m, k) otherwise
+    (:func:`env.standard.tuples.decompose`: a triple stays a triple)."""
+    if ctx.decks == TWO_DECKS:
+        return decompose_suit(ctx, counts, suit)
+    return tuples.decompose(ctx, counts, suit)
 
 
 def card_value(ctx: TrumpContext, kind: int) -> int:
@@ -50,8 +75,8 @@ def play_cost(ctx: TrumpContext, hand: Sequence[int], play: Sequence[int]) -> in
 
 
 def split_pairs(hand: Sequence[int], play: Sequence[int]) -> int:
-    """How many of the hand's pairs the play splits (plays one card of)."""
-    return sum(1 for k in set(play) if hand[k] >= 2 and play.count(k) == 1)
+    """How many of the hand's pairs (tuples) the play splits: plays some but not all of their copies."""
+    return sum(1 for k in set(play) if hand[k] >= 2 and 0 < play.count(k) < hand[k])
 
 
 def richest_feed(ctx: TrumpContext, hand: Sequence[int], plays: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
@@ -75,13 +100,14 @@ def trump_count_for(hand: Sequence[int], level: int, suit: int | None) -> int:
 
 
 def trump_strength_for(hand: Sequence[int], level: int, suit: int | None) -> float:
-    """A bidding score for a trump choice: trump count, jokers and level cards weigh more, pairs add."""
+    """A bidding score for a trump choice: trump count, jokers and level cards weigh more, pairs add
+    (a tuple of m copies as m - 1 pairs' worth)."""
     score = float(trump_count_for(hand, level, suit))
     score += 1.0 * hand[BIG_JOKER] + 0.7 * hand[LITTLE_JOKER]
     for s in range(NUM_SUITS):
         score += 0.4 * hand[kind_of(s, level)]
         if s == suit:
-            score += sum(0.5 for r in range(13) if r != level and hand[kind_of(s, r)] == 2)
+            score += sum(0.5 * (hand[kind_of(s, r)] - 1) for r in range(13) if r != level and hand[kind_of(s, r)] >= 2)
             score += 0.3 * hand[kind_of(s, 12)] if level != 12 else 0.0
     return score
 

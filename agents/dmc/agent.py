@@ -10,8 +10,10 @@ plays its own rule set through the policy its learner gives
 (:meth:`agents.dmc.learner_rules.LearnerRules.network_policy`: the standard
 game's decisions through this class's methods; 刮风's
 :class:`agents.dmc.guafeng_agent.GuafengQPolicy`); a checkpoint seated at a
-table of another rule set than its own raises
-:class:`~agents.selfplay.checkpoint.CheckpointError`.
+table of another rule set than its own, or of another number of decks (its
+observation and action table have other sizes, RULES.md 11), raises
+:class:`~agents.selfplay.checkpoint.CheckpointError` naming the setting
+(:meth:`DMCAgent.table_mismatch`).
 :func:`load_dmc_agent`
 is the ``.pt`` checkpoint loader of :data:`agents.registry.CHECKPOINT_LOADERS`, so
 ``evaluate.py`` and ``play.py`` accept checkpoint paths as participants.
@@ -64,17 +66,29 @@ class DMCAgent(Agent):
         if seed is not None:
             self.rng.seed(seed)
 
-    def can_play(self, ruleset: Any) -> bool:
-        """Only the rule set the checkpoint was trained on."""
-        return ruleset.name == self.run.rules.name
-
-    def policy(self, ruleset: Any) -> Any:
-        """The checkpoint's own rule set's policy (its learner's); another rule set's table raises
-        :class:`~agents.selfplay.checkpoint.CheckpointError`."""
+    def table_mismatch(self, ruleset: Any) -> str | None:
+        """Why the checkpoint cannot sit at a table of ``ruleset`` (another rule set, another number of
+        decks), naming the setting as ``name: trained -> table``; ``None`` when it can."""
         trained, table = self.run.rules.name, ruleset.name
         if trained != table:
-            raise CheckpointError(f"checkpoint {self.name!r} was trained on the {trained!r} rule set and cannot "
-                                  f"play a {table!r} table (ruleset: {trained!r} -> {table!r})")
+            return (f"checkpoint {self.name!r} was trained on the {trained!r} rule set and cannot "
+                    f"play a {table!r} table (ruleset: {trained!r} -> {table!r})")
+        decks, table_decks = self.run.rules.layout.decks, ruleset.layout.decks
+        if decks != table_decks:
+            return (f"checkpoint {self.name!r} was trained with {decks} deck(s) and cannot play a table of "
+                    f"{table_decks} (decks: {decks} -> {table_decks}; rules.decks={decks} plays it)")
+        return None
+
+    def can_play(self, ruleset: Any) -> bool:
+        """Only the rule set, and the number of decks, the checkpoint was trained on."""
+        return self.table_mismatch(ruleset) is None
+
+    def policy(self, ruleset: Any) -> Any:
+        """The checkpoint's own rule set's policy (its learner's); a table of another rule set or number
+        of decks raises :class:`~agents.selfplay.checkpoint.CheckpointError` (:meth:`table_mismatch`)."""
+        mismatch = self.table_mismatch(ruleset)
+        if mismatch is not None:
+            raise CheckpointError(mismatch)
         if self._policy is None:
             self._policy = learner_rules(self.run.rules).network_policy(self)
         return self._policy
@@ -128,7 +142,7 @@ class DMCAgent(Agent):
         if self.run.action_mode == "play":
             action = self._choose_move(view, None, [])
         else:
-            action = self._choose(view, bid_mask(view.bid_options), [])
+            action = self._choose(view, bid_mask(view.bid_options, view.ruleset.num_actions), [])
         return None if action == PASS else action_bid(action)
 
     def _compose(self, view: PlayerView, composer: PlayComposer) -> list[int]:

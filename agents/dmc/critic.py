@@ -44,8 +44,8 @@ class CriticAgent(Agent):
 
     def policy(self, ruleset: Any) -> Any | None:
         """The standard game's decisions through this agent's methods (leads and follows criticised,
-        :meth:`play`; the rest the bot's), at a table of the checkpoint's rule set only."""
-        return super().policy(ruleset) if ruleset.name == self.network.run.rules.name else None
+        :meth:`play`; the rest the bot's), at a table of the checkpoint's rule set (and decks) only."""
+        return super().policy(ruleset) if self.network.can_play(ruleset) else None
 
     def bid(self, view: PlayerView):
         return self.bot.bid(view)

@@ -250,7 +250,7 @@ class GuafengLearner(LearnerRules):
     def card_slots(self, layout: str) -> int:
         return slots_of_layout(layout)
 
-    def play_feature_size(self, layout: str) -> int:
+    def play_feature_size(self, layout: str, ruleset=None) -> int:
         return guafeng_play_feature_size(layout)
 
     def card_step_table(self, source: GuafengView, layout: str) -> np.ndarray:

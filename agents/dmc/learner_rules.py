@@ -12,7 +12,8 @@ never asks which rule set it is.
 
 A ``card``-mode row is a card's slot in the observation's layout (so the
 network sees "the second-best trump", not "SA"), its points and whether it is
-trump; STOP, PASS and the ten bids are one-hots (:func:`agents.dmc.candidates.card_action_rows`).
+trump; STOP, PASS and the bids (ten, or the rule set's ``num_actions`` less the
+cards and STOP and PASS) are one-hots (:func:`agents.dmc.candidates.card_action_rows`).
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.dmc.candidates import NUM_SPECIAL
+from agents.dmc.candidates import special_actions
 from env.core.moves import MoveList
-from env.core.registry import default_ruleset
+from env.core.registry import default_ruleset, ruleset_from_config
 
 
 class LearnerRules(ABC):
@@ -37,12 +38,13 @@ class LearnerRules(ABC):
         """Number of card slots of the rule set's observation in a slot layout."""
 
     @abstractmethod
-    def play_feature_size(self, layout: str) -> int:
-        """Length of one candidate's row in the ``play`` action mode."""
+    def play_feature_size(self, layout: str, ruleset: Any = None) -> int:
+        """Length of one candidate's row in the ``play`` action mode under ``ruleset`` (its options may
+        size the row: the standard game's decks)."""
 
     @abstractmethod
     def card_step_table(self, source: Any, layout: str) -> np.ndarray:
-        """The ``card``-mode rows of the 66 actions at the decision of ``source`` (what the rule set's
+        """The ``card``-mode rows of the rule set's actions at the decision of ``source`` (what the rule set's
         encoder reads: the hand or the seat's view), laid out as the observation is."""
 
     @abstractmethod
@@ -108,18 +110,19 @@ def learner_rules(ruleset: Any) -> LearnerRules:
 
 def action_feature_size(layout: str, ruleset: Any = None) -> int:
     """Length of one action's feature row in the ``card`` action mode."""
-    return learner_rules(ruleset).card_slots(layout) + NUM_SPECIAL + 2
+    rules = ruleset_from_config(ruleset)
+    return learner_rules(rules).card_slots(layout) + special_actions(rules.num_actions) + 2
 
 
 def feature_size(layout: str, action_mode: str, ruleset: Any = None) -> int:
     """Length of one candidate's feature row: card steps (``card``) or whole plays (``play``)."""
     if action_mode == "play":
-        return learner_rules(ruleset).play_feature_size(layout)
+        return learner_rules(ruleset).play_feature_size(layout, ruleset)
     return action_feature_size(layout, ruleset)
 
 
 def card_step_table(source: Any, layout: str) -> np.ndarray:
-    """The ``card``-mode rows of the 66 actions at ``source``'s decision (a hand or a seat's view)."""
+    """The ``card``-mode rows of the rule set's actions at ``source``'s decision (a hand or a seat's view)."""
     return learner_rules(source.ruleset).card_step_table(source, layout)
 
 

@@ -3,7 +3,8 @@
 DouZero scores complete moves, not cards one at a time; so does the ``play``
 action mode. A decision's candidates are:
 
-* **Leads**: every single, pair and tractor of every effective suit held, plus
+* **Leads**: every single, pair and tractor of every effective suit held (with
+  other than two decks every m-tuple and tractor (m, k) of RULES.md 11), plus
   per suit the largest throw that no unseen cards can beat (by counting: the
   union of the suit's components nobody can top). These hold every lead idea
   of the search (:func:`agents.search.candidates.lead_ideas`; a test checks).
@@ -17,8 +18,9 @@ action mode. A decision's candidates are:
   and richest winner, least keeping value), then the first legal ones up to
   the bound. The cut never depends on the order of the move generator alone.
 
-A candidate is described by its cards as two count planes in the observation's
-slot layout (so it lines up with the hand planes of the state), and by what a
+A candidate is described by its cards as count planes in the observation's
+slot layout (one per deck, as the observation's; so it lines up with the hand
+planes of the state), and by what a
 player would say about it: points, size, trump share, pairs and tractor
 length, throw, sure winner, beats the trick's current winner, ruff, and the
 keeping value it spends (see :data:`PLAY_EXTRAS`).
@@ -38,14 +40,23 @@ import numpy as np
 from agents.bots.card_tracker import CardTracker, analysed_lead
 from agents.bots.expert_play import build_fill, build_shaped
 from agents.bots.heuristics import PAIR_BREAK, beats, card_values, split_pairs, trick_state
-from agents.dmc.candidates import MAX_FOLLOWS, NUM_SPECIAL, Candidates, capped_follows, card_action_rows, card_step_rows
+from agents.dmc.candidates import (
+    MAX_FOLLOWS,
+    Candidates,
+    capped_follows,
+    card_action_rows,
+    card_step_rows,
+    special_actions,
+)
 from agents.dmc.learner_rules import LearnerRules
 from agents.search.candidates import follow_ideas
 from env.core.actions import PASS
 from env.core.cards import NUM_KINDS, POINTS
 from env.core.moves import MoveList
+from env.core.registry import ruleset_from_config
 from env.core.suits import NUM_EFFECTIVE_SUITS, TRUMP
-from env.standard.actions import bid_mask
+from env.standard import tuples
+from env.standard.actions import bid_mask, num_actions
 from env.standard.combos import decompose_suit
 from env.standard.encoding import bidding_context, slot_table, slots_of_layout
 from env.standard.hand import Phase
@@ -59,9 +70,10 @@ PLAY_EXTRAS = ("points", "cards", "trump_share", "lead", "pairs", "longest_tract
 EXTRA = {name: i for i, name in enumerate(PLAY_EXTRAS)}
 
 
-def play_feature_size(layout: str) -> int:
-    """Length of one candidate's feature row in the ``play`` action mode."""
-    return 2 * slots_of_layout(layout) + NUM_SPECIAL + len(PLAY_EXTRAS)
+def play_feature_size(layout: str, decks: int = 2) -> int:
+    """Length of one candidate's feature row in the ``play`` action mode, in a game of ``decks`` decks
+    (a count plane per deck, the special actions of its table)."""
+    return decks * slots_of_layout(layout) + special_actions(num_actions(decks)) + len(PLAY_EXTRAS)
 
 
 def learner_plays(view: PlayerView, tracker: CardTracker | None = None,
@@ -82,7 +94,8 @@ def _leads(view: PlayerView, tracker: CardTracker) -> list[tuple[int, ...]]:
     for suit in range(NUM_EFFECTIVE_SUITS):
         for play in basic_leads(ctx, hand, suit):
             plays[tuple(sorted(play))] = None
-        components = decompose_suit(ctx, hand, suit)
+        # RULES.md 11: with other than two decks a component is an m-tuple or a tractor (m, k)
+        components = decompose_suit(ctx, hand, suit) if ctx.decks == 2 else tuples.decompose(ctx, hand, suit)
         sure = [c for c in components if not tracker.can_beat(c, suit)]
         if len(sure) > 1:
             throw = tuple(sorted(k for c in sure for k in c.cards))
@@ -108,8 +121,9 @@ def play_rows(view: PlayerView, plays: Sequence[tuple[int, ...]], layout: str,
     s = slots_of_layout(layout)
     slots = slot_table(ctx, layout)
     values, trump = _kind_values(ctx)
-    rows = np.zeros((len(plays), play_feature_size(layout)), dtype=np.float32)
-    extra = 2 * s + NUM_SPECIAL
+    decks = ctx.decks
+    rows = np.zeros((len(plays), play_feature_size(layout, decks)), dtype=np.float32)
+    extra = decks * s + special_actions(num_actions(decks))
     leading = view.lead is None
     if leading:
         tracker = tracker or CardTracker(view)
@@ -120,13 +134,15 @@ def play_rows(view: PlayerView, plays: Sequence[tuple[int, ...]], layout: str,
     for i, play in enumerate(plays):
         row = rows[i]
         previous = -1
-        pairs = cost = points = trumps = 0
-        for k in play:  # sorted: a repeated kind is a pair
+        copy = pairs = cost = points = trumps = 0
+        for k in play:  # sorted: a repeated kind is a pair (its copy plane is the next one)
             if k == previous:
-                row[s + slots[k]] = 1.0
+                copy += 1
                 pairs += 1
             else:
-                row[slots[k]] = 1.0
+                copy = 0
+            if copy < decks:
+                row[copy * s + slots[k]] = 1.0
             previous = k
             cost += values[k]
             points += POINTS[k]
@@ -168,14 +184,15 @@ def _kind_values(ctx: TrumpContext) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 @lru_cache(maxsize=1024)
 def step_table(ctx: TrumpContext, layout: str) -> np.ndarray:
-    """Play-mode rows of the 66 card-step actions (bids, PASS, STOP and single kitty picks).
+    """Play-mode rows of the card-step actions (bids, PASS, STOP and single kitty picks; the table of
+    the context's decks).
 
     Bids and the burial keep the environment's card-step form in the ``play``
     mode; their rows use the same columns as whole plays (a kitty pick is its
     card's first plane plus the ``kitty_pick`` flag), so one network scores all.
     """
-    return card_step_rows(ctx, slot_table(ctx, layout), slots_of_layout(layout), play_feature_size(layout),
-                          EXTRA, "kitty_pick")
+    return card_step_rows(ctx, slot_table(ctx, layout), slots_of_layout(layout), play_feature_size(layout, ctx.decks),
+                          EXTRA, "kitty_pick", num_actions(ctx.decks), ctx.decks)
 
 
 def decision_candidates(view: PlayerView, layout: str, mask: np.ndarray | None = None,
@@ -183,7 +200,7 @@ def decision_candidates(view: PlayerView, layout: str, mask: np.ndarray | None =
     """The candidates of the seat's decision. A kitty pick needs the composer's ``mask`` (what is picked);
     ``follows`` as for :func:`learner_plays`."""
     if view.phase.takes_bids:
-        actions = np.flatnonzero(bid_mask(view.bid_options))
+        actions = np.flatnonzero(bid_mask(view.bid_options, view.ruleset.num_actions))
         return Candidates(0, actions.tolist(), step_table(bidding_context(view), layout)[actions])
     if view.phase in (Phase.TRIBUTE, Phase.TRIBUTE_RETURN):  # RULES.md 9: one card, scored as a kitty pick
         actions = sorted(view.tribute_options)
@@ -202,8 +219,9 @@ def decision_candidates(view: PlayerView, layout: str, mask: np.ndarray | None =
 
 @lru_cache(maxsize=1024)
 def action_table(ctx: TrumpContext, layout: str) -> np.ndarray:
-    """Feature rows of all 66 actions in a trump context, shape ``(66, action_feature_size)``."""
-    return card_action_rows(slot_table(ctx, layout), slots_of_layout(layout), ctx.is_trump)
+    """Feature rows of all the actions of a trump context's game (66 up to two decks), shape
+    ``(num_actions, action_feature_size)``."""
+    return card_action_rows(slot_table(ctx, layout), slots_of_layout(layout), ctx.is_trump, num_actions(ctx.decks))
 
 
 class StandardLearner(LearnerRules):
@@ -212,8 +230,8 @@ class StandardLearner(LearnerRules):
     def card_slots(self, layout: str) -> int:
         return slots_of_layout(layout)
 
-    def play_feature_size(self, layout: str) -> int:
-        return play_feature_size(layout)
+    def play_feature_size(self, layout: str, ruleset=None) -> int:
+        return play_feature_size(layout, ruleset_from_config(ruleset).layout.decks)
 
     def card_step_table(self, source, layout: str) -> np.ndarray:
         return action_table(bidding_context(source), layout)

@@ -25,6 +25,11 @@ again a seeded shuffle of the 108 cards (:meth:`GuafengHand.new
 and a level drawn from the cycle A..K, both teams at that level. Its deal file
 says ``"ruleset": "guafeng"`` and is kept apart from the standard game's
 (:func:`default_deals_file`).
+
+Decks (RULES.md 11): a deal set of another deck count than two is another set
+(other cards, other digests). Its file name and header carry the deck count
+(``data/eval_deals_decks3_seed0.json``, ``"decks": 3``); a two-deck set's carry
+none, as before, and a file of another deck count is refused.
 """
 
 from __future__ import annotations
@@ -57,11 +62,27 @@ def deck_digest(deck: list[str]) -> str:
     return hashlib.sha256(" ".join(deck).encode()).hexdigest()[:16]
 
 
+TWO_DECKS = 2
+"""The deck count whose deal files carry none in their name and header (they predate RULES.md 11)."""
+
+
+def deals_tag(ruleset: RuleSet | str | None = None) -> str:
+    """How a deal set's file is named after its rules: the rule set's
+    :attr:`~env.core.ruleset.RuleSet.file_tag` and, for other than two decks, ``decks<d>``
+    (``"guafeng"``, ``"decks3"``; ``""`` for the standard two-deck game)."""
+    rules = ruleset_from_config(ruleset)
+    parts = [rules.file_tag] if rules.file_tag else []
+    if rules.layout.decks != TWO_DECKS:
+        parts.append(f"decks{rules.layout.decks}")
+    return "_".join(parts)
+
+
 def default_deals_file(seed: int, ruleset: RuleSet | str | None = None) -> str:
     """The saved deal set of a rule set, relative to the repository root: ``data/eval_deals_<tag>_seed<seed>.json``
-    for a rule set's :attr:`~env.core.ruleset.RuleSet.file_tag` (``data/eval_deals_seed<seed>.json`` without one:
-    the standard game's)."""
-    tag = ruleset_from_config(ruleset).file_tag
+    for its :func:`deals_tag` (``data/eval_deals_seed<seed>.json`` without one: the standard two-deck game's;
+    ``data/eval_deals_decks3_seed<seed>.json`` with three decks). Pass the rule set itself (not its name)
+    when its options may set the deck count."""
+    tag = deals_tag(ruleset)
     return f"data/eval_deals_{tag}_seed{seed}.json" if tag else f"data/eval_deals_seed{seed}.json"
 
 
@@ -90,13 +111,16 @@ def make_deal(seed: int, index: int, options: Any = None) -> Deal:
     return Deal(index, hand_seed, index % 4, level, deck_digest(_shuffled_deck(deal_hand(deal, rules, index % 4))))
 
 
-def _dump(seed: int, levels: list[str], deals: list[Deal], tag: str = "") -> str:
+def _dump(seed: int, levels: list[str], deals: list[Deal], tag: str = "", decks: int = TWO_DECKS) -> str:
     """The deal file: a header, then one deal per line (readable diffs, small file)."""
     header = {"version": FORMAT_VERSION, "seed": seed, "levels": levels,
               "note": "Hand.new(hand_seed, level=level, dealer=dealer) in dealer mode 'rotate', dealer=None in 'bid'",
               "fields": [f.name for f in fields(Deal)]}
     if tag:  # a rule set with a file tag says so; the standard game's files read as before
         header["ruleset"] = tag
+    if decks != TWO_DECKS:  # RULES.md 11: another deck count is another deal set
+        header["decks"] = decks
+    if tag or decks != TWO_DECKS:
         header["note"] = ("ruleset.new_hand(hand_seed, dealer=dealer, team_levels=(level, level)) in dealer mode "
                           "'rotate', dealer=None in 'bid'")
     head = json.dumps(header)[:-1]
@@ -117,15 +141,21 @@ def load_deals(path: str | Path, seed: int, num_deals: int,
     """The first ``num_deals`` deals of the set for ``seed``, from ``path``; created or extended if short.
 
     ``options``: the standard game's options or a rule set. Raises ``ValueError``
-    if the file holds a set made from another seed, another rule set or other
-    rules (a different level sequence gives different deals).
+    if the file holds a set made from another seed, another rule set, another
+    number of decks or other rules (a different level sequence gives different deals).
     """
     rules = ruleset_from_config(options)
     path = Path(path)
     deals: list[Deal] = []
     rules_key = list(rules.levels)
+    decks = rules.layout.decks
     if path.exists():
         data = json.loads(path.read_text())
+        held = data.get("decks", TWO_DECKS)
+        if held != decks:
+            raise ValueError(f"{path} holds deals for {held} deck(s), asked for {decks} deck(s) (rules.decks="
+                             f"{decks}): use that deck count's own deal file, "
+                             f"{default_deals_file(seed, rules)}, or another deals_file")
         found = (data.get("seed"), data.get("ruleset", ""), data.get("levels"))
         if data.get("version") != FORMAT_VERSION or found != (seed, rules.file_tag, rules_key):
             raise ValueError(f"{path} holds deals for seed {found[0]!r}, ruleset {found[1] or DEFAULT!r}, levels "
@@ -135,5 +165,5 @@ def load_deals(path: str | Path, seed: int, num_deals: int,
     if len(deals) < num_deals:
         deals += [make_deal(seed, i, rules) for i in range(len(deals), num_deals)]
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(_dump(seed, rules_key, deals, rules.file_tag))
+        path.write_text(_dump(seed, rules_key, deals, rules.file_tag, decks))
     return deals[:num_deals]

@@ -5,7 +5,8 @@ idea with different low cards. Search time goes to plays that differ in what
 they do:
 
 Leads, per effective suit held: the lowest pointless single, the highest
-single, the highest and lowest pair, every tractor's highest form, and the
+single, the highest and lowest pair, every tractor's highest form (with other
+than two decks: every tuple and tractor of the suit's components), and the
 largest throw that no unseen cards could beat (by counting).
 
 Follows, chosen from the expert's follow list (the bounded legal list plus its
@@ -26,6 +27,7 @@ from agents.bots.expert_play import candidates as expert_follows
 from agents.bots.heuristics import card_values, play_cost, play_points, trick_state
 from env.core.cards import POINTS
 from env.core.suits import NUM_EFFECTIVE_SUITS
+from env.standard import tuples
 from env.standard.combos import decompose_suit
 from env.standard.tricks import NOT_A_WINNER, play_rank
 from env.standard.view import PlayerView
@@ -72,7 +74,8 @@ def lead_ideas(view: PlayerView) -> Iterable[tuple[int, ...]]:
         if not kinds:
             continue
         ideas: list[tuple[int, ...]] = []
-        components = decompose_suit(ctx, hand, suit)
+        # RULES.md 11: with other than two decks a component is an m-tuple or a tractor (m, k)
+        components = decompose_suit(ctx, hand, suit) if ctx.decks == 2 else tuples.decompose(ctx, hand, suit)
         sure = [c for c in components if not tracker.can_beat(c, suit)]
         if len(sure) > 1:
             throw = tuple(sorted(k for c in sure for k in c.cards))

@@ -6,7 +6,8 @@ Perfect Information Monte Carlo search needs complete deals to play out. A
 three hands and (when the seat did not bury it) the kitty, so that every world
 is consistent with:
 
-* the seat's own hand, every card played, the hand sizes and the kitty size;
+* the seat's own hand, every card played, the hand sizes and the kitty size,
+  with ``d`` copies of every kind in a game of ``d`` decks (RULES.md 11);
 * the kitty itself, for the dealer who buried it;
 * known voids (a follower who played fewer cards of the led effective suit
   than were led holds none of it, :class:`~agents.bots.card_tracker.CardTracker`);
@@ -35,7 +36,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from agents.bots.card_tracker import CardTracker
-from env.core.cards import CARD_NAMES, COPIES_PER_KIND, NUM_KINDS
+from env.core.cards import CARD_NAMES, NUM_KINDS
 from env.core.suits import EFFECTIVE_SUIT_NAMES
 from env.standard.hand import NUM_PLAYERS, Hand, Phase
 from env.standard.view import PlayerView
@@ -74,11 +75,11 @@ class WorldSampler:
         self.view = view
         tracker = CardTracker(view)
         self.tracker = tracker
-        unseen = list(tracker.unseen)
+        unseen = list(tracker.unseen)  # d copies of each kind less what the seat has seen
         bad = [CARD_NAMES[k] for k in range(NUM_KINDS) if unseen[k] < 0]
         if bad:
-            raise InconsistentViewError(f"more than {COPIES_PER_KIND} copies of {', '.join(bad)} are accounted for "
-                                        "(hand, kitty and played cards)")
+            raise InconsistentViewError(f"more than {view.ruleset.layout.decks} copies of {', '.join(bad)} are "
+                                        "accounted for (hand, kitty and played cards)")
         me = view.seat
         self.places = [s for s in range(NUM_PLAYERS) if s != me]
         kitty_known = view.kitty is not None and len(view.kitty) > 0
@@ -254,9 +255,10 @@ def inconsistency(view: PlayerView, world: World) -> str | None:
     totals = [sum(h[k] for h in world.hands) + sum(p[k] for p in view.played) for k in range(NUM_KINDS)]
     for k in world.kitty:
         totals[k] += 1
-    wrong = [CARD_NAMES[k] for k in range(NUM_KINDS) if totals[k] != COPIES_PER_KIND]
+    decks = view.ruleset.layout.decks
+    wrong = [CARD_NAMES[k] for k in range(NUM_KINDS) if totals[k] != decks]
     if wrong:
-        return f"cards not dealt exactly twice: {', '.join(wrong)}"
+        return f"cards not dealt exactly {'twice' if decks == 2 else f'{decks} times'}: {', '.join(wrong)}"
     if view.kitty and tuple(sorted(view.kitty)) != tuple(world.kitty):
         return "the dealer's own kitty changed"
     return None

@@ -136,9 +136,11 @@ def model_from_checkpoint(state: dict[str, Any]) -> tuple[torch.nn.Module, RunCo
 def resume_mismatches(saved: RunConfig, run: RunConfig) -> list[str]:
     """What makes a checkpoint's network unusable for a run: the settings that shape the network or
     its inputs (rule set, action mode, card layout, history length, rules, model), each as
-    ``name: saved -> run``. Another rule set (``standard`` / ``guafeng``) is named as such, not as its options."""
+    ``name: saved -> run``. Another rule set (``standard`` / ``guafeng``) is named as such, not as its options;
+    another number of decks (RULES.md 11: other observation and action sizes) as ``decks``."""
     pairs = {"ruleset": (saved.rules.name, run.rules.name)}
     if saved.rules.name == run.rules.name:
+        pairs["decks"] = (saved.rules.layout.decks, run.rules.layout.decks)
         pairs["rules"] = (saved.rules.options, run.rules.options)
     pairs |= {"action_mode": (saved.action_mode, run.action_mode), "layout": (saved.layout, run.layout),
               "history_len": (saved.history_len, run.history_len), "model": (saved.model, run.model)}

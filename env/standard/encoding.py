@@ -1,7 +1,9 @@
 """Observation encoding of one seat's view: a flat feature vector and a trick history.
 
-Card sets are encoded as two binary planes over *slots* (``>= 1`` copy, ``2``
-copies). Two slot layouts:
+Card sets are encoded as binary planes over *slots*, one per copy a game can
+hold: with ``d`` decks plane ``j`` says ``>= j + 1`` copies (two decks: ``>= 1``
+copy, ``2`` copies; RULES.md 11 games carry ``d`` planes, :func:`count_planes`).
+Two slot layouts:
 
 * ``canonical`` (default, 73 slots): the trump block first (21 slots, strongest
   first: ``BJ``, ``LJ``, level card of the trump suit, off-suit level cards,
@@ -19,7 +21,11 @@ dealer) is read. See :data:`FEATURES` for the vector's table.
 The deal layout comes from the hand's rule set (:mod:`env.standard.ruleset`): the
 history holds its number of tricks by default, and the counts of the scalar
 features (picks left at the burial, lead length, trick number, hand sizes,
-deal progress) are scaled by its kitty size, hand size and number of tricks.
+deal progress) are scaled by its kitty size, hand size and number of tricks; points
+by the points in play (100 a deck), the history's card counts by the decks. The bid
+strength one-hot has a place for each strength of the rule set's bid ladder (five
+up to two decks; RULES.md 11 adds three a deck). With two decks every number is
+the two-deck encoding's, byte for byte.
 
 With a variant of RULES.md 9 on (``chaodipi`` or ``tribute``), the vector
 ends with a block (see :func:`observation_size`): two card sets, the public
@@ -69,11 +75,29 @@ SCALAR_FEATURES = (
     ("defender_points", 1), ("trick_number", 1), ("hand_sizes", 4), ("cards_dealt", 1),
 )
 NUM_SCALARS = sum(size for _, size in SCALAR_FEATURES)
+"""Scalars of a game of up to two decks (more decks have more bid strengths: :func:`scalar_features`)."""
 VARIANT_PHASES = (Phase.TRIBUTE, Phase.TRIBUTE_RETURN, Phase.REBID)
 VARIANT_CARD_SETS = ("tribute_cards", "returned_cards")
 VARIANT_FEATURES = (("variant_phase", 3), ("buried_by", 5), ("rebid_passes", 1), ("rebids_made", 1))
 """Scalars appended (after the two card sets of :data:`VARIANT_CARD_SETS`) when a RULES.md 9 option is on."""
 NUM_VARIANT_SCALARS = sum(size for _, size in VARIANT_FEATURES)
+
+
+def count_planes(ruleset: RuleSet | None) -> int:
+    """Binary planes per card set: the decks of the rule set's layout (two for the standard game)."""
+    return ruleset_from_config(ruleset).layout.decks
+
+
+def bid_strengths(ruleset: RuleSet | None) -> int:
+    """Places of the ``bid_strength`` one-hot: no bid (0) and each strength of the ladder (at least 5)."""
+    bids = getattr(ruleset_from_config(ruleset), "bids", ())
+    return max(5, max((bid.strength for bid in bids), default=0) + 1)
+
+
+def scalar_features(ruleset: RuleSet | None = None) -> tuple[tuple[str, int], ...]:
+    """The scalar feature table of a rule set: :data:`SCALAR_FEATURES` with its bid ladder's strengths."""
+    strengths = bid_strengths(ruleset)
+    return tuple((name, strengths if name == "bid_strength" else size) for name, size in SCALAR_FEATURES)
 
 
 def has_variant_features(ruleset: RuleSet | None) -> bool:
@@ -84,9 +108,10 @@ def has_variant_features(ruleset: RuleSet | None) -> bool:
 def observation_size(layout: str = "canonical", ruleset: RuleSet | None = None) -> int:
     """Length of the standard flat observation vector for a layout (and rule set: its RULES.md 9 options
     add a block). Any rule set's: ``ruleset.observation_size(layout)``."""
-    size = NUM_CARD_PLANES * 2 * slots_of_layout(layout) + NUM_SCALARS
+    planes = count_planes(ruleset)
+    size = NUM_CARD_PLANES * planes * slots_of_layout(layout) + sum(n for _, n in scalar_features(ruleset))
     if has_variant_features(ruleset):
-        size += len(VARIANT_CARD_SETS) * 2 * slots_of_layout(layout) + NUM_VARIANT_SCALARS
+        size += len(VARIANT_CARD_SETS) * planes * slots_of_layout(layout) + NUM_VARIANT_SCALARS
     return size
 
 
@@ -143,9 +168,9 @@ seat's played cards, own kitty), which the unseen count leaves out."""
 
 
 @lru_cache(maxsize=1024)
-def _plane_index(ctx: TrumpContext, layout: str) -> np.ndarray:
+def _plane_index(ctx: TrumpContext, layout: str, count_planes: int = 2) -> np.ndarray:
     """Per card set and kind: the observation index of the set's first plane at the kind's slot."""
-    planes = np.arange(NUM_CARD_PLANES)[:, None] * 2 * slots_of_layout(layout)
+    planes = np.arange(NUM_CARD_PLANES)[:, None] * count_planes * slots_of_layout(layout)
     index = planes + slot_table(ctx, layout)[None, :]
     index.setflags(write=False)
     return index
@@ -168,12 +193,20 @@ class ObservationEncoder:
             history_len = ruleset_from_config(ruleset).layout.num_tricks
         self.history_len = history_len
         self.variants = has_variant_features(ruleset)
+        rules = ruleset_from_config(ruleset)
+        self.decks = count_planes(rules)
+        self.bid_strengths = bid_strengths(rules)
+        self.num_scalars = sum(n for _, n in scalar_features(rules))
         self.size = observation_size(layout, ruleset)
         self.history_shape = (history_len, history_row_size(layout))
         self._cache_first_trick: object = None
         self._voids = np.zeros((4, 5), dtype=np.float32)
         self._tricks_seen = 0
         self._history = np.zeros((4, *self.history_shape), dtype=np.float32)
+        # Scales of the counts and points (two decks: 1/2 a card, 100 and 200 points)
+        self._copy_share = 1.0 / self.decks
+        self._trick_points = 50.0 * self.decks
+        self._all_points = 100.0 * self.decks
 
     def _refresh_trick_cache(self, hand: Source, ctx: TrumpContext, table: np.ndarray) -> None:
         """Bring voids and per-seat history up to date; runs once per finished trick.
@@ -196,7 +229,7 @@ class ObservationEncoder:
             for i, play in enumerate(trick.plays):
                 row = by_seat[(trick.leader + i) % 4]
                 for k in play:
-                    row[table[k]] += 0.5
+                    row[table[k]] += self._copy_share
             if self.history_len:
                 history = self._history
                 history[:, :-1] = history[:, 1:]
@@ -206,7 +239,7 @@ class ObservationEncoder:
                     line[:4 * s] = by_seat[_ROTATIONS[seat]].reshape(-1)
                     line[4 * s + (trick.leader - seat) % 4] = 1.0
                     line[4 * s + 4 + (trick.winner - seat) % 4] = 1.0
-                    line[4 * s + 8] = trick.points / 100.0
+                    line[4 * s + 8] = trick.points / self._trick_points
         self._tricks_seen = len(hand.tricks)
         self._cache_first_trick = first
 
@@ -243,24 +276,25 @@ class ObservationEncoder:
         for i, play in enumerate(hand.trick_plays):
             trick_rows[(hand.leader + i - seat) % 4] = _count_row(play)
         kitty = own_kitty(hand, seat)
-        # one byte per count (0-2), joined then viewed: several times faster than np.array on the lists
+        # one byte per count (0 to the decks), joined then viewed: several times faster than np.array on the lists
         counts = np.frombuffer(bytearray().join([
             bytes(own_cards(hand, seat)), bytes(_count_row(picked)) if picked else bytes(NUM_KINDS),
             bytes(played[seat]), bytes(played[(seat + 1) % 4]), bytes(played[(seat + 2) % 4]),
             bytes(played[(seat + 3) % 4]), *map(bytes, trick_rows), bytes(NUM_KINDS),
             bytes(_count_row(kitty)) if kitty else bytes(NUM_KINDS)]), dtype=np.int8).reshape(12, NUM_KINDS)
+        d = self.decks
         if hand.phase.is_bidding:
-            counts[10] = 2 - counts[0]  # everything else is unseen while dealing
+            counts[10] = d - counts[0]  # everything else is unseen while dealing
         else:
-            counts[10] = 2 + _SEEN_SIGNS @ counts  # 2 - own - played by each seat - own kitty
+            counts[10] = d + _SEEN_SIGNS @ counts  # d - own - played by each seat - own kitty
         obs = np.zeros(self.size, dtype=np.float32)
-        index = _plane_index(ctx, self.layout)
-        obs[index[counts >= 1]] = 1.0  # plane 0 of each card set: at least one copy
-        obs[index[counts >= 2] + s] = 1.0  # plane 1: both copies
-        base = NUM_CARD_PLANES * 2 * s
-        self._encode_scalars(obs[base:base + NUM_SCALARS], hand, seat, ctx, picked or [])
+        index = _plane_index(ctx, self.layout, d)
+        for plane in range(d):  # plane j of each card set: at least j + 1 copies
+            obs[index[counts >= plane + 1] + plane * s] = 1.0
+        base = NUM_CARD_PLANES * d * s
+        self._encode_scalars(obs[base:base + self.num_scalars], hand, seat, ctx, picked or [])
         if self.variants:
-            self._encode_variants(obs[base + NUM_SCALARS:], hand, seat, table)
+            self._encode_variants(obs[base + self.num_scalars:], hand, seat, table)
         return obs
 
     def _encode_variants(self, out: np.ndarray, hand: Source, seat: int, table: np.ndarray) -> None:
@@ -270,10 +304,11 @@ class ObservationEncoder:
             [(g, k) for g, k in hand.returned_cards if seat in (g, hand.dealer)]
         rows = np.array([_count_row(k for _, k in hand.tribute_cards), _count_row(k for _, k in returned)],
                         dtype=np.int8)
-        planes = out[:len(VARIANT_CARD_SETS) * 2 * s].reshape(len(VARIANT_CARD_SETS), 2, s)
-        planes[:, 0, table] = rows >= 1
-        planes[:, 1, table] = rows >= 2
-        i = len(VARIANT_CARD_SETS) * 2 * s
+        d = self.decks
+        planes = out[:len(VARIANT_CARD_SETS) * d * s].reshape(len(VARIANT_CARD_SETS), d, s)
+        for plane in range(d):
+            planes[:, plane, table] = rows >= plane + 1
+        i = len(VARIANT_CARD_SETS) * d * s
         if hand.phase in VARIANT_PHASES:
             out[i + VARIANT_PHASES.index(hand.phase)] = 1.0
         i += 3
@@ -306,7 +341,11 @@ class ObservationEncoder:
             out[i + 6] = lead.n / deal.hand_size
             out[i + 7] = len(tractors) / 4.0
             out[i + 8] = lead.pairs / 8.0
-            out[i + 9] = (lead.n - 2 * lead.pairs - 2 * sum(tractors)) / 8.0
+            if lead.requirements is None:  # two decks: pairs and tractors of pairs
+                in_tuples = 2 * lead.pairs + 2 * sum(tractors)
+            else:  # RULES.md 11: the cards of the lead's tuples and tractors (m, k)
+                in_tuples = sum(m * k for m, k in lead.requirements)
+            out[i + 9] = (lead.n - in_tuples) / 8.0
             out[i + 10] = (tractors[0] if tractors else 0) / 8.0
             out[i + 11] = float(lead.is_throw)
         else:
@@ -320,7 +359,7 @@ class ObservationEncoder:
             if best:
                 out[i + 6] = float(play_rank(hand.ctx, lead, hand.trick_plays[best])[0] == RUFFS)
         i += 5
-        out[i] = sum(POINTS[k] for p in hand.trick_plays for k in p) / 100.0
+        out[i] = sum(POINTS[k] for p in hand.trick_plays for k in p) / self._trick_points
         i += 2
         if hand.ctx is not None:
             voids = self._voids.copy()
@@ -346,16 +385,17 @@ class ObservationEncoder:
             out[i + 5] = float((hand.dealer - seat) % 2 == 0)
         i += 6
         standing = hand.standing
+        b = self.bid_strengths
         if standing is None:
             out[i] = 1.0
-            out[i + 5 + 4] = 1.0
-            out[i + 10 + 4] = 1.0
+            out[i + b + 4] = 1.0
+            out[i + b + 5 + 4] = 1.0
         else:
             out[i + standing.bid.strength] = 1.0
-            out[i + 5 + (standing.seat - seat) % 4] = 1.0
-            out[i + 10 + (4 if standing.bid.suit is None else standing.bid.suit)] = 1.0
-        i += 15
-        out[i] = hand.defender_points / 200.0
+            out[i + b + (standing.seat - seat) % 4] = 1.0
+            out[i + b + 5 + (4 if standing.bid.suit is None else standing.bid.suit)] = 1.0
+        i += b + 10
+        out[i] = hand.defender_points / self._all_points
         out[i + 1] = len(hand.tricks) / deal.num_tricks
         for rel in range(4):
             out[i + 2 + rel] = hand.hand_sizes[(seat + rel) % 4] / deal.most_cards_held

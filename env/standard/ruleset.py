@@ -34,7 +34,7 @@ from env.standard.moves import legal_follows, legal_leads
 from env.standard.scoring import advance_level, kitty_multiplier_of, next_dealer, score_with
 from env.standard.tricks import Lead, follow_error, lead_error, throw_check, winning_play
 from env.standard.trump import TrumpContext, trump_context
-from env.standard.variants import RuleOptions
+from env.standard.variants import DEFAULT_KITTY, RuleOptions
 
 
 class StandardRules(RuleSet):
@@ -59,7 +59,8 @@ class StandardRules(RuleSet):
             raise ValueError(f"the standard rule set takes RuleOptions, got {type(options).__name__}")
         options = options or RuleOptions()
         if layout is None:
-            layout = self.LAYOUT if options.decks == 2 and options.kitty_size == self.LAYOUT.kitty_size else \
+            table_kitty = options.kitty_size == DEFAULT_KITTY[options.decks]
+            layout = self.LAYOUT if options.decks == self.LAYOUT.decks and table_kitty else \
                 DealLayout(players=4, decks=options.decks, hand_size=options.hand_size, kitty_size=options.kitty_size)
         if layout.players != 4:
             raise ValueError(f"the standard rule set is for 4 players, got layout players={layout.players}")
