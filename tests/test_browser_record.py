@@ -10,7 +10,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, _serve, _submit, _wait_for_lobby, _wait_ready
+from tests.test_browser import ARTIFACTS, CHROMIUM, _serve, _submit, _wait_for_lobby, _wait_ready
+from tests.test_browser_rooms import _page
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
                                 reason="needs Debian's Chromium at /usr/bin/chromium (apt-get install chromium)")
@@ -21,21 +22,6 @@ SIZES = {"phone": (390, 844), "desktop": (1440, 900)}
 def server_url() -> Iterator[str]:
     yield from _serve()
 
-
-@pytest.fixture(scope="module")
-def browser():
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-def _page(browser, width: int, height: int):
-    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
-    page.errors = []
-    page.on("pageerror", lambda error: page.errors.append(str(error)))
-    return page
 
 
 @pytest.mark.parametrize("size", list(SIZES))

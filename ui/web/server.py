@@ -276,14 +276,20 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         return [{"id": g.id, "seats": public_seats(g.session.seats), "hand": g.session.hand_number,
                  "over": g.session.match_over, "connected": len(g.sockets)} for g in games.values()]
 
-    @app.get("/api/games/{game_id}/log")
-    def hand_log(game_id: str, hand: int = 0) -> JSONResponse:
+    def finished(game_id: str, what: str) -> tuple[WebGame, list[dict[str, Any]]]:
+        """The game and its finished hands' logs; 404 without the game, 409 before a hand has finished
+        (a running hand's ``what`` would show every card)."""
         game = games.get(game_id)
         if game is None:
             raise HTTPException(404, f"no game {game_id!r}")
         logs = game.session.hand_logs
         if not logs:
-            raise HTTPException(409, "no hand has finished yet (a running hand's log would show every card)")
+            raise HTTPException(409, f"no hand has finished yet (a running hand's {what} would show every card)")
+        return game, logs
+
+    @app.get("/api/games/{game_id}/log")
+    def hand_log(game_id: str, hand: int = 0) -> JSONResponse:
+        _, logs = finished(game_id, "log")
         number = hand or len(logs)
         if not 1 <= number <= len(logs):
             raise HTTPException(404, f"no finished hand {number}: {len(logs)} finished")
@@ -292,12 +298,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}/replay")
     async def replay(game_id: str, hand: int = 0) -> dict[str, Any]:  # on the loop, as the game's record
-        game = games.get(game_id)
-        if game is None:
-            raise HTTPException(404, f"no game {game_id!r}")
-        logs = game.session.hand_logs
-        if not logs:
-            raise HTTPException(409, "no hand has finished yet (a running hand's replay would show every card)")
+        game, logs = finished(game_id, "replay")
         try:
             return game.record.replay(hand or len(logs))
         except KeyError as error:
