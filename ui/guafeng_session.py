@@ -269,10 +269,6 @@ class GuafengSession(GameSession):
             text += f" · kitty taker: {label(hand.kitty_taker)}"
         return text
 
-    def trick_counter(self) -> str:
-        """``trick n``: a lead may be of several cards, so the number of tricks is not known in advance."""
-        return f"trick {len(self.hand.tricks) + (not self.hand.finished)}"
-
     def play_request(self) -> str:
         """One card first, then one combination (no throws), or a follow of the lead's length."""
         hand = self.hand

@@ -400,9 +400,8 @@ class GameSession:
         return sum(POINTS) * self.hand.ruleset.layout.decks
 
     def trick_counter(self) -> str:
-        """The trick counter: ``trick n/N`` (every trick takes one card from each hand at least)."""
-        tricks = self.hand.ruleset.layout.num_tricks
-        return f"trick {min(len(self.hand.tricks) + 1, tricks)}/{tricks}"
+        """``trick n``: leads of several cards end a hand before its hand size's number of tricks, so no total."""
+        return f"trick {len(self.hand.tricks) + (not self.hand.finished)}"
 
     def play_request(self) -> str:
         """What a lead or a follow asks for."""
