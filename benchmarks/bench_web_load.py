@@ -57,8 +57,9 @@ async def _person(url: str, hands: int, waits: list[float], errors: list[str]) -
                 waits.append(time.monotonic() - sent_at)
             sent_at = await _decide(ws, message)
             decisions[0] += 1
-    print(f"  room {url.split('/ws/')[1][:12]}: {decisions[0]} decisions of the person, {finished} hand(s)",
-          flush=True)
+    median = f"{statistics.median(waits):.2f} s" if waits else "-"
+    print(f"  room {url.split('/ws/')[1][:12]}: {decisions[0]} decisions of the person, {finished} hand(s), "
+          f"wait p50 {median}, max {max(waits, default=0):.2f} s", flush=True)
     return finished
 
 
@@ -84,13 +85,14 @@ async def _load(base: str, rooms: int, ai: str, hands: int) -> dict:
         created = [(await client.post(f"http://{base}/api/games", json={
             "seats": ["human", ai, ai, ai], "seed": 100 + room, "episode": "hand" if hands == 1 else "match"})).json()
             for room in range(rooms)]
-    waits: list[float] = []
+    per_room: list[list[float]] = [[] for _ in created]
     errors: list[str] = []
     start = time.monotonic()
     finished = await asyncio.gather(*(
         _person(f"ws://{base}/ws/{room['id']}?token={room['links'][0]['token']}", hands, waits, errors)
-        for room in created))
-    return {"seconds": time.monotonic() - start, "finished": finished, "waits": waits, "errors": errors}
+        for room, waits in zip(created, per_room, strict=True)))
+    return {"seconds": time.monotonic() - start, "finished": finished, "per_room": per_room, "errors": errors,
+            "waits": [w for waits in per_room for w in waits]}
 
 
 def main() -> None:
@@ -129,6 +131,9 @@ def main() -> None:
     if waits:
         print(f"person's wait from a decision to the next turn: p50 {statistics.median(waits):.2f} s, "
               f"p99 {p99:.2f} s, max {waits[-1]:.2f} s over {len(waits)} waits")
+        medians = [statistics.median(w) for w in result["per_room"] if w]
+        print(f"fairness: the rooms' median waits run from {min(medians):.2f} s to {max(medians):.2f} s "
+              f"(their spread / the overall median: {(max(medians) - min(medians)) / statistics.median(waits):.2f})")
 
 
 if __name__ == "__main__":
