@@ -74,7 +74,7 @@ def test_terminal_plays_a_whole_hand(tmp_path: Path) -> None:
     assert plays == 25
     assert "You bid" in text and "You buried" in text  # seed 5: the first bid makes us the dealer
     assert "Defenders took" in text
-    assert "The match is over after 1 hand(s)" in text
+    assert "The hand is over. Thanks for playing!" in text
     logs = list((tmp_path / "hands").glob("hand_*.json"))
     assert len(logs) == 1
 
@@ -149,7 +149,7 @@ def test_terminal_plays_a_guafeng_hand(tmp_path: Path) -> None:
     assert decisions["fix> "] >= 1 and decisions["giveback> "] >= 1 and decisions["play> "] >= 10, decisions
     assert "You fix (扣主)" in text and "You give back" in text and "The trump is revealed" in text
     assert "捡底" in text and "Defenders' points" in text
-    assert "The match is over after 1 hand(s)" in text
+    assert "The hand is over. Thanks for playing!" in text
     assert len(list((tmp_path / "hands").glob("hand_*.json"))) == 1
 
 
@@ -168,7 +168,7 @@ def test_terminal_plays_a_three_deck_hand(tmp_path: Path) -> None:
     assert child.exitstatus == 0, text[-2000:]
     assert "3 decks · 39 cards a hand · kitty of 6" in text  # the banner
     assert re.search(r"Hand 1 · 3 decks · level 2", text), text[-2000:]
-    assert "Defenders took" in text and "The match is over after 1 hand(s)" in text
+    assert "Defenders took" in text and "The hand is over. Thanks for playing!" in text
 
 
 def test_scores_history_and_the_kitty_marked_before_the_burial() -> None:

@@ -77,7 +77,9 @@ class TerminalGame:
                 if session.hand_over:
                     self._hand_over()
                     if session.match_over:
-                        self._say(f"The match is over after {session.match.hands_played} hand(s). Thanks for playing!")
+                        over = "The hand is over" if session.episode == "hand" else \
+                            f"The match is over after {session.match.hands_played} hand(s)"
+                        self._say(f"{over}. Thanks for playing!")
                         return
                     if self.watching and self.auto:
                         time.sleep(self.delay * 4)
