@@ -249,3 +249,17 @@ def test_complete_hands_are_reproducible_from_their_logs():
         _ruleset, hand = _random_hand(decks, 7)
         again = type(hand).from_log(hand.to_log())
         assert again.result == hand.result and again.to_log() == hand.to_log()
+
+
+def test_the_follow_error_names_the_degraded_duty():
+    from env.standard.tricks import Lead, follow_error
+    from env.standard.trump import trump_context
+
+    ctx = trump_context("2", "H", RuleOptions(decks=4))
+    hand = [0] * NUM_KINDS
+    for k in parse_cards("S9 S9 S3 S3 S4 S6"):
+        hand[k] += 1
+    quad = Lead(ctx, parse_cards("S5 S5 S5 S5"))
+    error = follow_error(ctx, hand, parse_cards("S9 S3 S4 S6"), quad)
+    assert error is not None and error.endswith("a pair of the lead suit")  # no quad, no triple: one pair
+    assert follow_error(ctx, hand, parse_cards("S9 S9 S4 S6"), quad) is None

@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from env.core.cards import BIG_JOKER, CARD_NAMES, LITTLE_JOKER, NUM_RANKS, SUITS, kind_of
+from env.standard.tuples import COPY_WORDS
 
 SINGLE = 1
 PAIR = 2
@@ -27,7 +28,6 @@ BIG_JOKER_PAIR = 4
 _SUIT, _LITTLE, _BIG = 0, 1, 2
 """What a bid shows beside its count: level cards of a suit, little jokers, big jokers."""
 
-_COUNT_WORDS = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
 
 
 def _strength(count: int, shown: int) -> int:
@@ -67,7 +67,7 @@ class Bid(NamedTuple):
     def __str__(self) -> str:
         if not isinstance(self.strength, int) or self.strength < 1:
             return f"Bid({self.strength!r}, {self.suit!r})"  # not a real bid; named in error messages
-        words = _COUNT_WORDS.get(self.count, f"{self.count} x")
+        words = COPY_WORDS.get(self.count, f"{self.count} x")
         kind = self.joker
         if kind is not None and self.suit is None:
             return f"{CARD_NAMES[kind]} {words}"

@@ -140,12 +140,9 @@ def _tuple_follow_error(ctx: TrumpContext, hand: Sequence[int], play: Sequence[i
     return f"must match the lead's shape as far as you can: {describe_tuple_duty(required, reqs)}"
 
 
-_SHAPE_WORDS = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
-
-
 def shape_words(m: int, k: int) -> str:
     """``"a triple"``, ``"a tractor of 2 triples"``."""
-    word = _SHAPE_WORDS.get(m, f"{m}-tuple")
+    word = tuples.COPY_WORDS.get(m, f"{m}-tuple")
     return f"a {word}" if k == 1 else f"a tractor of {k} {word}s"
 
 
@@ -161,7 +158,7 @@ def describe_tuple_duty(required: tuple[int, ...], reqs: tuple[tuples.Shape, ...
                 parts.append(shape_words(m, k))
                 continue
             if t:
-                parts.append(f"{t} {_SHAPE_WORDS.get(m, str(m))}(s) for {shape_words(m, k)}")
+                parts.append(f"{t} {tuples.COPY_WORDS.get(m, str(m))}(s) for {shape_words(m, k)}")
             missing = k - t
         else:
             met = required[pos]
@@ -170,8 +167,7 @@ def describe_tuple_duty(required: tuple[int, ...], reqs: tuple[tuples.Shape, ...
                 parts.append(shape_words(m, 1))
                 continue
             missing = 1
-        if m - 1 >= 2:
-            queue = sorted(queue + [(m - 1, 1)] * missing, key=tuples.importance, reverse=True)
+        queue = list(tuples.degraded(tuple(queue), m, missing))
     return (", ".join(parts) or "no tuple") + " of the lead suit"
 
 

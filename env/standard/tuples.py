@@ -28,6 +28,9 @@ Shape = tuple[int, int]
 
 Stacks = tuple[tuple[int, int], ...]
 
+COPY_WORDS = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
+"""What m identical cards are called (duties, bids)."""
+
 
 def importance(shape: Shape) -> tuple[bool, int, int]:
     """Sort key of a shape, most important last: tractors, then more copies, then longer."""
