@@ -69,8 +69,7 @@ class StandardRules(RuleSet):
         self.options = options
         self.layout = layout
         self.bids = bids_for(options.decks)
-        if options.decks != 2:
-            self.available_bids = partial(available_bids, bids=self.bids)
+        self.available_bids = partial(available_bids, bids=self.bids)
 
     # The hot rule questions are the module functions themselves: no extra call per play.
     lead_error = staticmethod(lead_error)
@@ -78,7 +77,6 @@ class StandardRules(RuleSet):
     analyse_lead = staticmethod(Lead)
     throw_check = staticmethod(throw_check)
     winning_play = staticmethod(winning_play)
-    available_bids = staticmethod(available_bids)
     legal_leads = staticmethod(legal_leads)
     legal_follows = staticmethod(legal_follows)
     next_dealer = staticmethod(next_dealer)
