@@ -22,13 +22,12 @@ builds one by name; the names are :data:`RULESETS`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
 from typing import Any
 
 from env.core.cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, NUM_RANKS, SUITS, points_of, suit_of
 from env.core.layout import DealLayout
 from env.core.ruleset import RuleSet
-from env.standard.bidding import Bid, available_bids, bids_for
+from env.standard.bidding import Bid, StandingBid, available_bids, bids_for
 from env.standard.layout import LAYOUT
 from env.standard.moves import legal_follows, legal_leads
 from env.standard.scoring import advance_level, kitty_multiplier_of, next_dealer, score_with
@@ -69,7 +68,6 @@ class StandardRules(RuleSet):
         self.options = options
         self.layout = layout
         self.bids = bids_for(options.decks)
-        self.available_bids = partial(available_bids, bids=self.bids)
 
     # The hot rule questions are the module functions themselves: no extra call per play.
     lead_error = staticmethod(lead_error)
@@ -81,6 +79,11 @@ class StandardRules(RuleSet):
     legal_follows = staticmethod(legal_follows)
     next_dealer = staticmethod(next_dealer)
     kitty_points = staticmethod(points_of)
+
+    def available_bids(self, counts: Sequence[int], level_rank: int, seat: int,
+                       standing: StandingBid | None) -> list[Bid]:
+        """The bids of this deck count's ladder that ``seat`` can make now (RULES.md 4 and 11)."""
+        return available_bids(counts, level_rank, seat, standing, self.bids)
 
     @property
     def levels(self) -> tuple[str, ...]:
