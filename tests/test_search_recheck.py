@@ -39,13 +39,14 @@ def _scripted_agent(recheck_diffs: list[float], recheck_worlds: int) -> SearchAg
     state = {"rechecking": False, "calls": 0}
     prior = tuple(sorted(ExpertAgent().play(VIEW)))
 
-    def play_out(view, world, play, seed):
+    def rows(view, jobs, plays, deadline):
         if not state["rechecking"]:
-            return 0.0 if play == prior else (1.0 if play == agent.last.candidates[1] else -1.0)
+            return [[0.0 if play == prior else (1.0 if play == agent.last.candidates[1] else -1.0)
+                     for play in plays] for _ in jobs]
+        assert len(jobs) == 1 and plays[0] != prior and plays[1] == prior  # the challenger, then the prior's play
         i = state["calls"]
         state["calls"] += 1
-        # The challenger is played first, then the prior's play, in each fresh world.
-        return recheck_diffs[i // 2] if i % 2 == 0 else 0.0
+        return [[recheck_diffs[i], 0.0]]
 
     original = agent.recheck
 
@@ -53,7 +54,7 @@ def _scripted_agent(recheck_diffs: list[float], recheck_worlds: int) -> SearchAg
         state["rechecking"] = True
         return original(*args)
 
-    agent._play_out = play_out
+    agent._rows = rows
     agent.recheck = recheck
     agent.prior_play = prior
     return agent

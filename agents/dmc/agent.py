@@ -22,6 +22,7 @@ is the ``.pt`` checkpoint loader of :data:`agents.registry.CHECKPOINT_LOADERS`, 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ import torch
 from agents.base import Agent
 from agents.dmc.inference import acting_q_values
 from agents.dmc.learner_rules import card_step_table, decision_candidates, decision_phase, learner_rules, play_rows
+from agents.dmc.models import PHASE_PLAY
 from agents.selfplay.checkpoint import CheckpointError, load_checkpoint, model_from_checkpoint
 from agents.selfplay.config import RunConfig
 from env.core.actions import PASS, STOP, card_mask
@@ -137,6 +139,77 @@ class DMCAgent(Agent):
             moves += missing
             rows = np.concatenate([rows, play_rows(view, missing, self.run.layout)])
         return moves, self._scores(view, [], rows, candidates.phase)
+
+    def new_encoder(self) -> Any:
+        """A fresh observation encoder of the network's rules, for one of many hands played in turn
+        (:meth:`batch_plays`): each keeps its own hand's trick history up to date at no cost."""
+        return self.run.rules.encoder(self.run.layout, self.run.history_len)
+
+    @property
+    def has_value_head(self) -> bool:
+        """Whether the network has a state value ``V(s)`` (:meth:`state_values` needs one)."""
+        nets = getattr(self.model, "nets", None)
+        model = nets[PHASE_PLAY] if nets is not None else self.model
+        return getattr(model, "value", None) is not None
+
+    def _stacked(self, views: Sequence[PlayerView], encoders: Sequence[Any] | None) -> tuple[torch.Tensor, ...]:
+        """The observations and trick histories of ``views`` (each from its own seat) as two batches."""
+        coders = encoders if encoders is not None else [self.encoder] * len(views)
+        obs = np.stack([coder.encode(view, view.seat, []) for coder, view in zip(coders, views)])
+        history = np.stack([coder.history(view, view.seat) for coder, view in zip(coders, views)])
+        return torch.from_numpy(obs), torch.from_numpy(history)
+
+    @torch.no_grad()
+    def batch_plays(self, views: Sequence[PlayerView], encoders: Sequence[Any] | None = None
+                    ) -> list[tuple[int, ...]]:
+        """The greedy play of each view's lead or follow, every decision's candidates scored in one
+        forward pass: the plays :meth:`play` chooses one view at a time (``epsilon`` aside).
+
+        ``encoders[i]`` (:meth:`new_encoder`) encodes ``views[i]``; with many hands in
+        turn, one each keeps the encoding incremental.
+        """
+        if self.run.action_mode != "play":
+            raise ValueError("batch_plays needs a checkpoint of the play action mode")
+        chosen: list[tuple[int, ...] | None] = [None] * len(views)
+        scored, candidates = [], []
+        for i, view in enumerate(views):
+            found = decision_candidates(view, self.run.layout)
+            if len(found.moves) == 1:
+                chosen[i] = found.moves[0]
+            else:
+                scored.append(i)
+                candidates.append(found)
+        if scored:
+            obs, history = self._stacked([views[i] for i in scored],
+                                         None if encoders is None else [encoders[i] for i in scored])
+            sizes = [len(c.moves) for c in candidates]
+            rows = torch.from_numpy(np.concatenate([c.rows for c in candidates]))
+            index = torch.repeat_interleave(torch.arange(len(scored)), torch.tensor(sizes))
+            phase = torch.tensor([c.phase for c in candidates])
+            q = acting_q_values(self.model, obs, history, rows, index, phase)[0].numpy()
+            start = 0
+            for i, found, size in zip(scored, candidates, sizes):
+                chosen[i] = found.moves[int(q[start:start + size].argmax())]
+                start += size
+        return chosen  # type: ignore[return-value]
+
+    @torch.no_grad()
+    def state_values(self, views: Sequence[PlayerView], encoders: Sequence[Any] | None = None) -> np.ndarray:
+        """``V(s)`` of each view's seat (levels its team is expected to gain in the hand), one pass."""
+        if not self.has_value_head:
+            raise ValueError(f"checkpoint {self.name!r} has no value head (model.value_head: false): "
+                             "it cannot score positions")
+        obs, history = self._stacked(views, encoders)
+        n = len(views)
+        rows = torch.zeros(n, self.model_action_size)
+        phase = torch.full((n,), PHASE_PLAY, dtype=torch.long)
+        return acting_q_values(self.model, obs, history, rows, torch.arange(n), phase)[1].numpy()
+
+    @property
+    def model_action_size(self) -> int:
+        """Width of the network's candidate rows."""
+        nets = getattr(self.model, "nets", None)
+        return (nets[0] if nets is not None else self.model).action_size
 
     def bid(self, view: PlayerView) -> Bid | None:
         if self.run.action_mode == "play":

@@ -45,12 +45,12 @@ from agents.base import Agent
 from agents.bots import BOTS
 from agents.search.candidates import candidate_plays
 from agents.search.inference import INFERENCE_POLICIES, InferenceSampler
-from agents.search.worlds import World, WorldSampler, world_hand
+from agents.search.rollouts import Rollouts
+from agents.search.worlds import World, WorldSampler
 from env.standard.bidding import Bid
-from env.standard.hand import Phase
-from env.standard.view import PlayerView, view_of
+from env.standard.view import PlayerView
 
-ROLLOUT_POLICIES = ("expert", "greedy", "random", "prior")
+ROLLOUT_POLICIES = ("expert", "greedy", "random", "prior", "network")
 CANDIDATE_ORDERS = ("ideas", "network")
 
 
@@ -73,6 +73,8 @@ class SearchConfig:
     inference_oversample: int = 4
     inference_epsilon: float = 0.1
     inference_temperature: float = 0.1
+    leaf_tricks: int = 0
+    value_network: str = ""
 
     def __post_init__(self) -> None:
         if not (isinstance(self.time_budget, int | float) and self.time_budget > 0):
@@ -110,6 +112,11 @@ class SearchConfig:
             raise ValueError(f"search.inference_epsilon must be in (0, 1], got {self.inference_epsilon!r}")
         if not (isinstance(self.inference_temperature, int | float) and self.inference_temperature > 0):
             raise ValueError(f"search.inference_temperature must be positive, got {self.inference_temperature!r}")
+        if not isinstance(self.leaf_tricks, int) or isinstance(self.leaf_tricks, bool) or self.leaf_tricks < 0:
+            raise ValueError(f"search.leaf_tricks must be an integer >= 0 (0: play every rollout to the end), "
+                             f"got {self.leaf_tricks!r}")
+        if not isinstance(self.value_network, str):
+            raise ValueError(f"search.value_network must be a checkpoint path or empty, got {self.value_network!r}")
         if not (isinstance(self.recheck_time, int | float) and self.recheck_time > 0):
             raise ValueError(f"search.recheck_time must be a positive number of seconds, got {self.recheck_time!r}")
 
@@ -148,23 +155,56 @@ class SearchAgent(Agent):
     """Chooses plays by playing candidates out in sampled worlds; the prior bids and buries."""
 
     def __init__(self, prior: Agent, config: SearchConfig | None = None, seed: int | None = None,
-                 rollout_agents: Sequence[Agent] | None = None):
+                 rollout_agents: Sequence[Agent] | None = None, value_network: Agent | None = None):
         self.prior = prior
         self.config = config or SearchConfig()
         self.name = f"search:{prior.name}"
         self.rng = random.Random(seed)
+        cfg = self.config
+        needs_network = [option for option, on in (("search.inference=network", cfg.inference == "network"),
+                                                    ("search.candidate_order=network",
+                                                     cfg.candidate_order == "network"),
+                                                    ("search.rollout=network", cfg.rollout == "network")) if on]
+        if needs_network and not hasattr(prior, "play_values"):
+            raise ValueError(f"{needs_network[0]} needs a play-mode checkpoint as the prior, got {prior.name!r}")
+        if cfg.leaf_tricks:
+            value_network = value_network or (prior if hasattr(prior, "state_values") else None)
+            if value_network is None:
+                raise ValueError(f"search.leaf_tricks={cfg.leaf_tricks} needs a value network: "
+                                 "search.value_network=<checkpoint>, or a checkpoint as the prior")
+            if not value_network.has_value_head:
+                raise ValueError(f"search.leaf_tricks needs a network with a value head; {value_network.name!r} "
+                                 "has none (model.value_head: false)")
+        self.value_network = value_network if cfg.leaf_tricks else None
         self.rollout_agents = list(rollout_agents) if rollout_agents is not None else self._rollout_agents()
-        if self.config.inference == "network" and not hasattr(prior, "play_values"):
-            raise ValueError(f"search.inference=network needs a play-mode checkpoint as the prior, got {prior.name!r}")
-        if self.config.candidate_order == "network" and not hasattr(prior, "play_values"):
-            raise ValueError(f"search.candidate_order=network needs a play-mode checkpoint as the prior, "
-                             f"got {prior.name!r}")
+        self.rollouts = Rollouts(None if cfg.rollout == "network" else self.rollout_agents,
+                                 network=prior if cfg.rollout == "network" else None,
+                                 value_network=self.value_network, leaf_tricks=cfg.leaf_tricks,
+                                 points_weight=cfg.points_weight)
         self.last = SearchStats()
 
     def _rollout_agents(self) -> list[Agent]:
-        if self.config.rollout == "prior":
+        if self.config.rollout in ("prior", "network"):
             return [self.prior] * 4
         return [BOTS[self.config.rollout](seat) for seat in range(4)]
+
+    def table_mismatch(self, ruleset: Any) -> str | None:
+        """Why a network of this search (its prior, its value network) cannot play a table of ``ruleset``
+        (another rule set or number of decks, named), or ``None``."""
+        for network in (self.prior, self.value_network):
+            mismatch = getattr(network, "table_mismatch", None)
+            found = mismatch(ruleset) if mismatch is not None else None
+            if found is not None:
+                return found
+        return None
+
+    def policy(self, ruleset: Any) -> Any | None:
+        """The standard game's decisions through this agent's methods; a network of the search trained on
+        another table raises :class:`ValueError` naming the mismatch."""
+        mismatch = self.table_mismatch(ruleset)
+        if mismatch is not None:
+            raise ValueError(f"{self.name}: {mismatch}")
+        return super().policy(ruleset)
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
@@ -207,20 +247,16 @@ class SearchAgent(Agent):
         done = 0
         timed_out = False
         while True:
-            while done < target and not timed_out:
-                world = worlds[done] if worlds is not None else sampler.sample(rng)
-                seed = rng.getrandbits(32)
-                row = []
-                for c in alive:
-                    if time.perf_counter() > deadline:
-                        timed_out = True
-                        break
-                    row.append(self._play_out(view, world, candidates[c], seed))
-                if not timed_out:
+            if done < target and not timed_out:
+                jobs = [(worlds[i] if worlds is not None else sampler.sample(rng), rng.getrandbits(32))
+                        for i in range(done, target)]
+                rows = self._rows(view, jobs, [candidates[c] for c in alive], deadline)
+                for row in rows:
                     for c, value in zip(alive, row):
                         values[c].append(value)
-                    done += 1
-                    stats.rollouts += len(alive)
+                done += len(rows)
+                stats.rollouts += len(rows) * len(alive)
+                timed_out = len(rows) < len(jobs)
             if timed_out or done >= budget or len(alive) <= 1:
                 break
             if all(_mean(values[c]) <= _mean(values[0]) for c in alive if c != 0):
@@ -275,26 +311,22 @@ class SearchAgent(Agent):
         diffs: list[float] = []
         while len(diffs) < cfg.recheck_worlds and time.perf_counter() < deadline:
             world, seed = sampler.sample(rng), rng.getrandbits(32)
-            diffs.append(self._play_out(view, world, challenger, seed) - self._play_out(view, world, prior, seed))
+            for challenger_value, prior_value in self._rows(view, [(world, seed)], [challenger, prior], deadline):
+                diffs.append(challenger_value - prior_value)
         bound = lower_confidence_bound(diffs, cfg.recheck_z)
         self.last.recheck = (len(diffs), sum(diffs) / len(diffs) if diffs else 0.0, bound)
         return bound > 0
 
+    def _rows(self, view: PlayerView, jobs: Sequence[tuple[World, int]], plays: Sequence[tuple[int, ...]],
+              deadline: float | None) -> list[list[float]]:
+        """The outcomes of ``plays`` in each job's world (whole rows done before ``deadline``):
+        :meth:`agents.search.rollouts.Rollouts.rows`."""
+        return self.rollouts.rows(view, jobs, plays, deadline)
+
     def _play_out(self, view: PlayerView, world: World, play: tuple[int, ...], seed: int) -> float:
-        """Our team's outcome of ``play`` in ``world``, the rest of the hand by the rollout policy."""
-        hand = world_hand(view, world)
-        hand.play(view.seat, list(play))
-        agents = self.rollout_agents
-        for s, agent in enumerate(agents):
-            agent.reset(seed + s)
-        while hand.phase != Phase.DONE:
-            seat = hand.current_player
-            hand.play(seat, list(agents[seat].play(view_of(hand, seat))))
-        result = hand.result
-        we_deal = hand.is_dealer_team(view.seat)
-        levels = result.levels if we_deal == (result.winner == "dealers") else -result.levels
-        our_points = -result.defender_points if we_deal else result.defender_points
-        return levels + self.config.points_weight * our_points / 40
+        """Our team's outcome of ``play`` in ``world``, the rest of the hand by the rollout policy (or to
+        its leaf, :mod:`agents.search.rollouts`)."""
+        return self.rollouts.rows(view, [(world, seed)], [play])[0][0]
 
 
 def _mean(values: list[float]) -> float:

@@ -199,7 +199,7 @@ class ObservationEncoder:
         self.num_scalars = sum(n for _, n in scalar_features(rules))
         self.size = observation_size(layout, ruleset)
         self.history_shape = (history_len, history_row_size(layout))
-        self._cache_first_trick: object = None
+        self._cache_last_trick: object = None
         self._voids = np.zeros((4, 5), dtype=np.float32)
         self._tricks_seen = 0
         self._history = np.zeros((4, *self.history_shape), dtype=np.float32)
@@ -211,19 +211,24 @@ class ObservationEncoder:
     def _refresh_trick_cache(self, hand: Source, ctx: TrumpContext, table: np.ndarray) -> None:
         """Bring voids and per-seat history up to date; runs once per finished trick.
 
-        The cache follows one hand by the identity of its first trick record
-        (shared between a :class:`Hand` and the views made from it).
+        The cache follows one hand by the identity of the last trick record it
+        read (records are shared between a :class:`Hand` and the views made
+        from it, and between the hands a search deals from one position, which
+        part after it): a hand whose record at that place is another object, or
+        that has fewer tricks, is read again from its first trick. So one
+        encoder may serve many hands in turn and never mixes their tricks.
         """
-        first = hand.tricks[0] if hand.tricks else None
-        if first is self._cache_first_trick and len(hand.tricks) == self._tricks_seen:
-            return
-        if first is not self._cache_first_trick or len(hand.tricks) < self._tricks_seen:
+        tricks = hand.tricks
+        seen = self._tricks_seen
+        if seen and (len(tricks) < seen or tricks[seen - 1] is not self._cache_last_trick):
             self._voids[:] = 0.0
             self._history[:] = 0.0
-            self._tricks_seen = 0
+            self._tricks_seen = seen = 0
+        if len(tricks) == seen:
+            return
         suit_index = canonical_suit_index(ctx)
         s = self.slots
-        for trick in hand.tricks[self._tricks_seen:]:
+        for trick in tricks[seen:]:
             self._note_voids(ctx, suit_index, trick.leader, trick.plays, self._voids)
             by_seat = np.zeros((4, s), dtype=np.float32)
             for i, play in enumerate(trick.plays):
@@ -240,8 +245,8 @@ class ObservationEncoder:
                     line[4 * s + (trick.leader - seat) % 4] = 1.0
                     line[4 * s + 4 + (trick.winner - seat) % 4] = 1.0
                     line[4 * s + 8] = trick.points / self._trick_points
-        self._tricks_seen = len(hand.tricks)
-        self._cache_first_trick = first
+        self._tricks_seen = len(tricks)
+        self._cache_last_trick = tricks[-1]
 
     @staticmethod
     def _note_voids(ctx, suit_index, leader, plays, voids) -> None:
