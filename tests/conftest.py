@@ -63,6 +63,32 @@ def _press_ctrl_c(command: Sequence[str], ready: str, wait_s: float = 600) -> tu
     return returncode, output.decode(errors="replace")
 
 
+def _usable_cores() -> int:
+    """The cores this process may run on (its affinity, which a container may narrow), at least one."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist, give each worker its share of the cores as torch threads.
+
+    torch starts as many threads as there are cores; two workers doing so on two cores
+    oversubscribe them, and OpenMP's waiting threads then make a small training loop
+    ten times slower. A worker's scripts (train.py, evaluate.py) inherit the share
+    through ``OMP_NUM_THREADS``, as the project's own evaluation workers do
+    (agents/evaluation/workers.py). A single-process run (``-n 0``) is left as it is.
+    """
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
+    if not workers:
+        return
+    threads = max(1, _usable_cores() // workers)
+    os.environ["OMP_NUM_THREADS"] = str(threads)
+    import torch
+
+    torch.set_num_threads(threads)
+
+
 @pytest.fixture
 def press_ctrl_c() -> Callable[..., tuple[int, str]]:
     """:func:`_press_ctrl_c`: run a command and interrupt it as a person at the terminal would."""
@@ -76,11 +102,13 @@ def serve_app(app) -> Iterator[str]:
 
     import uvicorn
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    # The server is handed the socket it listens on, already bound to a port of its own: with pytest-xdist's
+    # workers, a port probed free and then bound a moment later could be taken by the other worker in between.
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 15
     while not server.started:
@@ -89,6 +117,7 @@ def serve_app(app) -> Iterator[str]:
     yield f"127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=10)
+    listener.close()
 
 
 # The tests' own third rule set (tests/rulesets/no_bidding.py): registered for the whole suite, so
