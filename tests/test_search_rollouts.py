@@ -173,4 +173,5 @@ def test_a_search_whose_network_was_trained_on_other_decks_is_refused_at_its_sea
     agent = make_agent("search", 0, search={"leaf_tricks": 1, "value_network": str(path)})
     with pytest.raises(ValueError, match=r"decks: 3 -> 2"):
         agent.policy(make_ruleset("standard", {}))
+    assert not agent.can_play(make_ruleset("standard", {}))
     assert agent.policy(make_ruleset("standard", {"decks": 3})) is not None

@@ -25,6 +25,7 @@ from typing import Any
 
 import hydra
 import numpy as np
+import torch
 from hydra.utils import to_absolute_path
 from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
@@ -174,6 +175,7 @@ def resume_point(out: Path, header: dict[str, Any]) -> tuple[int, int, int]:
 def run_labelling(config: dict[str, Any]) -> tuple[int, int, bool]:
     """Label until ``label.hands`` hands are in ``label.out`` (resuming), a shard every few hands;
     returns ``(hands, decisions, stopped)``, ``stopped`` when a signal ended it early."""
+    torch.set_num_threads(int(config["label"].get("torch_threads", 1)))
     labeller, header = make_labeller(config)
     out = Path(to_absolute_path(str(config["label"]["out"])))
     shard, hand_number, decisions = resume_point(out, header)

@@ -198,6 +198,10 @@ class SearchAgent(Agent):
                 return found
         return None
 
+    def can_play(self, ruleset: Any) -> bool:
+        """Whether the search, and every network it holds, can sit at a table of ``ruleset``."""
+        return self.table_mismatch(ruleset) is None and super().can_play(ruleset)
+
     def policy(self, ruleset: Any) -> Any | None:
         """The standard game's decisions through this agent's methods; a network of the search trained on
         another table raises :class:`ValueError` naming the mismatch."""
