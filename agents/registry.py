@@ -82,12 +82,7 @@ def make_agent(name_or_path: str, seed: int | None = None, search: Mapping[str, 
         if not prior or search_prior(prior) is not None:
             raise ValueError(f"a search needs a prior that is a bot or a checkpoint, got {name_or_path!r}")
         config = SearchConfig.from_dict(dict(_SEARCH_DEFAULTS if search is None else search))
-        value_network = None
-        if config.value_network:
-            value_network = make_agent(config.value_network, seed)
-            if not hasattr(value_network, "state_values"):
-                raise ValueError(f"search.value_network must be a checkpoint of the play action mode, "
-                                 f"got {config.value_network!r}")
+        value_network = make_agent(config.value_network, seed) if config.value_network else None
         return SearchAgent(make_agent(prior, seed), config, seed, value_network=value_network)
     network = critic_network(name_or_path)
     if network is not None:

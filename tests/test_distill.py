@@ -278,3 +278,16 @@ def test_a_network_the_search_cannot_label_for_is_refused(tmp_path):
                                counters={"frames": 0})
         with pytest.raises(ValueError, match=named):
             make_labeller(_config(tmp_path, network=str(path)))
+
+
+def test_the_labeller_runs_torch_on_its_configured_threads(tmp_path):
+    """Two threads on a busy core mostly wait for each other; the labeller uses ``label.torch_threads``."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        config = _config(tmp_path, hands=1)
+        config["label"]["torch_threads"] = 1
+        run_labelling(config)
+        assert torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(before)

@@ -175,3 +175,17 @@ def test_a_search_whose_network_was_trained_on_other_decks_is_refused_at_its_sea
         agent.policy(make_ruleset("standard", {}))
     assert not agent.can_play(make_ruleset("standard", {}))
     assert agent.policy(make_ruleset("standard", {"decks": 3})) is not None
+
+
+def test_the_network_preset_is_the_expert_search_with_the_networks_value_at_leaves():
+    from hydra import compose, initialize_config_dir
+    from omegaconf import OmegaConf
+
+    from tests.test_train import ROOT
+
+    with initialize_config_dir(version_base=None, config_dir=str(ROOT / "conf")):
+        options = OmegaConf.to_container(compose("evaluate", overrides=["search=network"]).search)
+    agent = make_agent("search", 0, search=options)
+    assert agent.name == "search:expert"
+    assert (agent.config.leaf_tricks, agent.config.worlds, agent.config.screen_worlds) == (2, 48, 8)
+    assert isinstance(agent.value_network, DMCAgent) and agent.value_network.has_value_head

@@ -146,11 +146,15 @@ class DMCAgent(Agent):
         return self.run.rules.encoder(self.run.layout, self.run.history_len)
 
     @property
+    def _play_network(self) -> torch.nn.Module:
+        """The network that scores leads and follows (one per phase in the ablation's models)."""
+        nets = getattr(self.model, "nets", None)
+        return nets[PHASE_PLAY] if nets is not None else self.model
+
+    @property
     def has_value_head(self) -> bool:
         """Whether the network has a state value ``V(s)`` (:meth:`state_values` needs one)."""
-        nets = getattr(self.model, "nets", None)
-        model = nets[PHASE_PLAY] if nets is not None else self.model
-        return getattr(model, "value", None) is not None
+        return getattr(self._play_network, "value", None) is not None
 
     def _stacked(self, views: Sequence[PlayerView], encoders: Sequence[Any] | None) -> tuple[torch.Tensor, ...]:
         """The observations and trick histories of ``views`` (each from its own seat) as two batches."""
@@ -201,15 +205,9 @@ class DMCAgent(Agent):
                              "it cannot score positions")
         obs, history = self._stacked(views, encoders)
         n = len(views)
-        rows = torch.zeros(n, self.model_action_size)
+        rows = torch.zeros(n, self._play_network.action_size)
         phase = torch.full((n,), PHASE_PLAY, dtype=torch.long)
         return acting_q_values(self.model, obs, history, rows, torch.arange(n), phase)[1].numpy()
-
-    @property
-    def model_action_size(self) -> int:
-        """Width of the network's candidate rows."""
-        nets = getattr(self.model, "nets", None)
-        return (nets[0] if nets is not None else self.model).action_size
 
     def bid(self, view: PlayerView) -> Bid | None:
         if self.run.action_mode == "play":

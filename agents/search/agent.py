@@ -172,6 +172,9 @@ class SearchAgent(Agent):
             if value_network is None:
                 raise ValueError(f"search.leaf_tricks={cfg.leaf_tricks} needs a value network: "
                                  "search.value_network=<checkpoint>, or a checkpoint as the prior")
+            if not hasattr(value_network, "state_values"):
+                raise ValueError(f"search.value_network must be a checkpoint of the play action mode, "
+                                 f"got {value_network.name!r}")
             if not value_network.has_value_head:
                 raise ValueError(f"search.leaf_tricks needs a network with a value head; {value_network.name!r} "
                                  "has none (model.value_head: false)")

@@ -130,11 +130,8 @@ class Rollouts:
         return [hands[j * width:(j + 1) * width] for j in range(len(jobs))]
 
     def _encoders_for(self, n: int) -> list[Any]:
-        """``n`` encoders of the network's, kept between batches (each follows the hand it last read)."""
-        source = self.network if self.network is not None else self.value_network
-        while len(self._encoders) < n:
-            self._encoders.append(source.new_encoder())
-        return self._encoders
+        """``n`` encoders of the rollout network's, kept between batches (each follows the hand it last read)."""
+        return _grown(self._encoders, self.network, n)
 
     def _outcomes(self, view: PlayerView, hands: list[Hand]) -> list[float]:
         """Each hand's outcome for ``view.seat``'s team: exact when it ended, its leaf's estimate otherwise."""
@@ -155,15 +152,17 @@ class Rollouts:
         if leaves:
             self.leaves += len(leaves)
             views = [view_of(hands[i], seat) for i in leaves]
-            if self.value_network is self.network and self.network is not None:
+            if self.value_network is self.network:  # lockstep: each hand's own encoder has read it already
                 encoders = [self._encoders[i] for i in leaves]
             else:
-                encoders = self._value_encoders(len(leaves))
+                encoders = _grown(self._leaf_encoders, self.value_network, len(leaves))[:len(leaves)]
             for i, value in zip(leaves, self.value_network.state_values(views, encoders)):
                 outcomes[i] += float(value)
         return outcomes
 
-    def _value_encoders(self, n: int) -> list[Any]:
-        while len(self._leaf_encoders) < n:
-            self._leaf_encoders.append(self.value_network.new_encoder())
-        return self._leaf_encoders[:n]
+
+def _grown(pool: list[Any], network: Any, n: int) -> list[Any]:
+    """``pool`` grown to at least ``n`` of ``network``'s encoders (:meth:`DMCAgent.new_encoder`)."""
+    while len(pool) < n:
+        pool.append(network.new_encoder())
+    return pool
