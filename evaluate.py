@@ -6,10 +6,16 @@ to the terminal and results.json / results.csv / results.png into the Hydra
 run directory. ``rules=guafeng`` plays the 刮风 rule set (conf/rules/guafeng.yaml)
 on its own deal set.
 
+Every finished deal is appended to ``deals.jsonl`` in the run directory as it
+comes back (:mod:`agents.evaluation.journal`). ``resume=<run directory>`` takes
+the deals that run's journal holds and plays only the rest, writing the results
+into that directory: the same results as an uninterrupted run; a larger
+``num_deals`` extends a finished run the same way.
+
 Stopping: Ctrl-C, SIGTERM or SIGHUP stops the workers and writes no results
-(:mod:`agents.interrupts`); the exit status is 0 after Ctrl-C (as before),
-128 + the signal's number after SIGTERM (143) or SIGHUP (129), as a shell
-reports a process the signal ended.
+(:mod:`agents.interrupts`), only the journal of the deals already finished; the
+exit status is 0 after Ctrl-C (as before), 128 + the signal's number after
+SIGTERM (143) or SIGHUP (129), as a shell reports a process the signal ended.
 """
 
 from __future__ import annotations
@@ -24,6 +30,8 @@ from omegaconf import DictConfig, OmegaConf
 
 from agents.evaluation.deals import default_deals_file, load_deals
 from agents.evaluation.duplicate import Settings
+from agents.evaluation.journal import NAME as JOURNAL
+from agents.evaluation.journal import Journal, journal_header, participant_files
 from agents.evaluation.report import print_table, write_chart, write_csv, write_json
 from agents.evaluation.run import evaluate
 from agents.evaluation.tournament import round_robin
@@ -34,7 +42,9 @@ from agents.registry import make_agent
 @hydra.main(version_base="1.3", config_path="conf", config_name="evaluate")
 def main(cfg: DictConfig) -> None:
     """Evaluate, then write the table, JSON, CSV and chart."""
-    out = Path(HydraConfig.get().runtime.output_dir)
+    out = Path(to_absolute_path(str(cfg.resume))) if cfg.resume else Path(HydraConfig.get().runtime.output_dir)
+    if cfg.resume and not (out / JOURNAL).is_file():
+        raise ValueError(f"resume={cfg.resume}: no {JOURNAL} there to resume (a run directory of evaluate.py)")
     pool = [str(p) for p in cfg.pool]
     if pool:
         if len(pool) < 2:
@@ -54,12 +64,19 @@ def main(cfg: DictConfig) -> None:
     rule_set = settings.rule_set()  # refuses unknown options now
     deals_file = cfg.deals_file or default_deals_file(int(cfg.seed), rule_set)
     deals = load_deals(to_absolute_path(str(deals_file)), int(cfg.seed), int(cfg.num_deals), rule_set)
+    names = sorted({n for pair in pairs for n in pair} | ({search["value_network"]} if search.get("value_network")
+                                                           else set()))
+    journal = Journal(out / JOURNAL, journal_header(pairs, settings, participant_files(names)))
+    if journal.done:
+        print(f"resuming: {len(journal.done)} deal result(s) in {journal.path}")
     try:
         with stop_signals_raise():  # SIGTERM and SIGHUP stop it as Ctrl-C does
             evaluation = evaluate(pairs, deals, settings, workers=int(cfg.workers), progress=bool(cfg.progress),
-                                  tournament=bool(pool), backend=str(cfg.backend), address=cfg.ray_address)
+                                  tournament=bool(pool), backend=str(cfg.backend), address=cfg.ray_address,
+                                  journal=journal)
     except KeyboardInterrupt as interrupt:  # the workers leave it to this process; leaving the pool ends them
-        print(f"\n{stop_words(interrupt)}: no results written")
+        print(f"\n{stop_words(interrupt)}: no results written; the finished deals are kept in {journal.path} "
+              f"(resume={out})")
         if isinstance(interrupt, StopSignal):
             sys.exit(exit_status(interrupt))
         return

@@ -63,3 +63,5 @@ def test_ctrl_c_stops_the_workers_without_tracebacks(tmp_path, press_ctrl_c):
     assert "Traceback" not in output and "KeyboardInterrupt" not in output, output[-3000:]
     assert not re.search(r"^Process [\w-]+:$", output, re.MULTILINE), output[-3000:]  # a dying worker's header
     assert not (out / "results.json").exists()
+    journal = (out / "deals.jsonl").read_text().splitlines()  # the deals finished before the stop are kept
+    assert len(journal) >= 2 and f"resume={out}" in output

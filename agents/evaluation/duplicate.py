@@ -141,11 +141,18 @@ def agent_seed(seed: int, deal: int, seat: int) -> int:
 _AGENTS: dict[tuple, TimedAgent] = {}
 
 
-def _agent(name: str, seat: int, search: tuple[tuple[str, object], ...] = ()) -> TimedAgent:
-    # A checkpoint file rewritten in place (training's latest.pt) must not hit a stale cache entry.
+def checkpoint_file(name: str) -> str | None:
+    """The checkpoint file behind a participant (itself, a search's prior, a critic's network), when it
+    names an existing one; ``None`` for a bot."""
     path = search_prior(name) or name
     path = critic_network(path) or path
-    stamp = os.stat(path).st_mtime_ns if is_checkpoint(path) and os.path.exists(path) else None
+    return path if is_checkpoint(path) and os.path.isfile(path) else None
+
+
+def _agent(name: str, seat: int, search: tuple[tuple[str, object], ...] = ()) -> TimedAgent:
+    # A checkpoint file rewritten in place (training's latest.pt) must not hit a stale cache entry.
+    path = checkpoint_file(name)
+    stamp = os.stat(path).st_mtime_ns if path is not None else None
     key = (name, seat, stamp, search)
     if key not in _AGENTS:
         _AGENTS[key] = TimedAgent(make_agent(name, None, search=dict(search)))
