@@ -254,6 +254,35 @@ def test_labeller_plays_with_the_network_when_asked(tmp_path):
     assert not math.isnan(float(labels.cand_value.sum()))
 
 
+@pytest.mark.parametrize("play_by", ["search", "network"])
+def test_the_networks_own_play_is_among_the_labelled_candidates(tmp_path, play_by):
+    """network_candidate: at every labelled decision the learner's choice has a search value, and with
+    play_by=network it is also the move played."""
+    labeller, header = make_labeller(_config(tmp_path, play_by=play_by, network_candidate=True))
+    assert header["network_candidate"] is True and labeller.network is not None
+    network = DMCAgent(*model_from_checkpoint(load_checkpoint(NETWORK)), seed=0)
+    seen = 0
+    for seed in range(12):
+        hand = _position(seed, 8 + seed)
+        if hand.phase != Phase.PLAY:
+            continue
+        view = view_of(hand, hand.current_player)
+        own = tuple(sorted(network.play(view)))
+        chosen, row = labeller.label_decision(view, [_true_world(hand)] * 2, extra=(own,))
+        if row is None:
+            continue
+        stats = labeller.search.last
+        examined = [stats.candidates[i] for i, m in enumerate(stats.means) if m is not None]
+        assert own in examined and chosen in examined
+        np.testing.assert_array_equal(row[3][examined.index(own)], play_rows(view, [own], "canonical")[0])
+        seen += 1
+    assert seen >= 3
+    labels = labeller.label_hand(0)
+    assert len(labels) > 0 and np.all(labels.cand_count >= 2)
+    with pytest.raises(ValueError, match="not a legal play"):
+        labeller.search.search(view, [_true_world(hand)], extra=((view.hand.index(0),),))  # a kind not held
+
+
 def test_selfplay_batches_train_alongside_the_labels(tmp_path):
     """With selfplay_every, the network's own self-play trains Q and V between distillation steps."""
     config = _config(tmp_path, hands=1)

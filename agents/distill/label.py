@@ -51,8 +51,12 @@ PLAY_BY = ("search", "network")
 class Labeller:
     """Plays hands and records the search's candidate values at each real play decision."""
 
-    def __init__(self, run: RunConfig, search: SearchAgent, actor: Agent | None, seed: int):
+    def __init__(self, run: RunConfig, search: SearchAgent, actor: Agent | None, seed: int,
+                 network: Agent | None = None):
         self.run, self.search, self.actor, self.seed = run, search, actor, seed
+        self.network = network
+        """When set, its play at every labelled decision is among the search's candidates (the learner's own
+        choice gets a value, so a mistake of it can be unlearnt)."""
         self.encoder = run.rules.encoder(run.layout, run.history_len)
         self.env = raw_env(rules=run.rules, layout=run.layout, history_len=run.history_len, reward=run.reward,
                            start=run.start)
@@ -82,22 +86,24 @@ class Labeller:
             if len(legal.plays) == 1 and not legal.truncated:
                 hand.act(seat, legal.plays[0])
                 continue
-            chosen, row = self.label_decision(view)
+            own = self.network.play(view) if self.network is not None else None
+            chosen, row = self.label_decision(view, extra=() if own is None else (own,))
             if row is not None:
                 rows.append(row)
             if self.actor is not None:
-                chosen = self.actor.play(view)
+                chosen = own if self.actor is self.network else self.actor.play(view)
             hand.act(seat, chosen)
         reward = hand_rewards(hand.result, hand.dealer, self.run.rules.options, self.run.reward)
         return labels_of(rows, reward, number, self.encoder, self.run)
 
-    def label_decision(self, view: PlayerView,
-                       worlds: Sequence[World] | None = None) -> tuple[tuple[int, ...], tuple | None]:
+    def label_decision(self, view: PlayerView, worlds: Sequence[World] | None = None,
+                       extra: Sequence[tuple[int, ...]] = ()) -> tuple[tuple[int, ...], tuple | None]:
         """The search's play at a lead or follow and the decision's label row (``None`` when the search
         examined fewer than two candidates): ``(obs, history, seat, candidate rows, values, worlds, chosen)``,
         the values being the search's means (:attr:`agents.search.SearchStats.means`) of the examined
-        candidates, in the search's order. ``worlds``: search over these instead of sampled ones."""
-        chosen = self.search.search(view, worlds)
+        candidates, in the search's order. ``worlds``: search over these instead of sampled ones;
+        ``extra``: plays the search must compare too (:meth:`agents.search.SearchAgent.search`)."""
+        chosen = self.search.search(view, worlds, extra)
         stats = self.search.last
         examined = [i for i, mean in enumerate(stats.means) if mean is not None]
         if len(examined) < 2:
@@ -150,10 +156,13 @@ def make_labeller(cfg: dict[str, Any]) -> tuple[Labeller, dict[str, Any]]:
     search_options = dict(cfg.get("search") or {})
     search = make_agent(f"search:{to_absolute_path(prior) if prior.endswith('.pt') else prior}", int(label["seed"]),
                         search=search_options)
-    actor = DMCAgent(model, run, seed=int(label["seed"])) if label["play_by"] == "network" else None
+    network_candidate = bool(label.get("network_candidate", False))
+    network = DMCAgent(model, run, seed=int(label["seed"])) \
+        if label["play_by"] == "network" or network_candidate else None
+    actor = network if label["play_by"] == "network" else None
     header = label_header(run, search_options, prior=prior, play_by=label["play_by"], network=str(label["network"]),
-                          seed=int(label["seed"]))
-    return Labeller(run, search, actor, int(label["seed"])), header
+                          seed=int(label["seed"]), network_candidate=network_candidate)
+    return Labeller(run, search, actor, int(label["seed"]), network if network_candidate else None), header
 
 
 def resume_point(out: Path, header: dict[str, Any]) -> tuple[int, int, int]:
@@ -163,8 +172,8 @@ def resume_point(out: Path, header: dict[str, Any]) -> tuple[int, int, int]:
     decisions, next_hand = 0, 0
     for path in paths:
         saved, labels = read_shard(path, header)
-        for name in ("seed", "prior", "play_by", "search"):
-            if saved.get(name) != header.get(name):
+        for name in ("seed", "prior", "play_by", "search", "network_candidate"):
+            if saved.get(name, False) != header.get(name, False):  # shards from before network_candidate: off
                 raise LabelError(f"{path} was labelled with {name}={saved.get(name)!r}, this run has "
                                  f"{header.get(name)!r}: use another label.out")
         decisions += len(labels)

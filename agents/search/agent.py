@@ -231,8 +231,11 @@ class SearchAgent(Agent):
             return legal.plays[0]
         return self.search(view)
 
-    def search(self, view: PlayerView, worlds: Sequence[World] | None = None) -> tuple[int, ...]:
-        """The chosen play; over the given ``worlds`` (all of them, every candidate) instead of sampled ones."""
+    def search(self, view: PlayerView, worlds: Sequence[World] | None = None,
+               extra: Sequence[tuple[int, ...]] = ()) -> tuple[int, ...]:
+        """The chosen play; over the given ``worlds`` (all of them, every candidate) instead of sampled ones.
+        ``extra``: legal plays compared too (after the search's own candidates, when not among them), e.g. a
+        learner's choice that its label must cover."""
         start = time.perf_counter()
         deadline = start + self.config.time_budget
         cfg = self.config
@@ -240,6 +243,12 @@ class SearchAgent(Agent):
             candidates = self._network_candidates(view)
         else:
             candidates = candidate_plays(view, tuple(sorted(self.prior.play(view))), cfg.max_candidates)
+        for play in extra:
+            play = tuple(sorted(play))
+            if play not in candidates:
+                if view.play_error(list(play)) is not None:
+                    raise ValueError(f"search: the extra candidate {play} is not a legal play here")
+                candidates.append(play)
         stats = SearchStats(candidates=candidates, chosen=candidates[0], searched=True)
         self.last = stats
         if len(candidates) == 1:
