@@ -186,6 +186,9 @@ def test_a_round_runs_end_to_end_and_resumes(tmp_path):
     assert 0.0 <= figures["agreement_best"] <= 1.0 and figures["value_error"] >= 0
     state = load_checkpoint(tmp_path / "learn" / "latest.pt")
     assert state["counters"]["distill_steps"] == 3
+    best = load_checkpoint(tmp_path / "learn" / "best.pt")  # the lowest held-out distillation loss
+    assert best["counters"]["distill_best_loss"] <= figures["distill_loss"]
+    assert best["counters"]["distill_steps"] in (2, 3)
     assert (tmp_path / "learn" / "tensorboard").is_dir()
     agent = DMCAgent.from_checkpoint(tmp_path / "learn" / "latest.pt")
     assert agent.run.layout == "canonical"

@@ -20,7 +20,10 @@ value), ``distill/value_error`` (mean squared error of ``V`` to the return) and
 ``distill/search_spread`` is the same of the search's values). The result is an
 ordinary DMC checkpoint (``<out>/latest.pt``, the source's configuration) that
 ``evaluate.py`` and ``play.py`` take as a participant; ``resume=true`` continues
-it (weights, optimizer, step). Ctrl-C or SIGTERM stops after the current step and saves.
+it (weights, optimizer, step). With a holdout, ``<out>/best.pt`` is the checkpoint
+of the lowest held-out distillation loss so far (``distill/distill_loss``): labels
+of a few worlds each are noisy, and many passes over them overfit. Ctrl-C or SIGTERM
+stops after the current step and saves.
 """
 
 from __future__ import annotations
@@ -108,18 +111,24 @@ def loss_terms(model: nn.Module, batch: Batch, cfg: dict[str, Any], weight: floa
 
 
 @torch.no_grad()
-def holdout_figures(model: nn.Module, batch: Batch) -> dict[str, float]:
-    """Agreement with the search, value error and candidate spreads on held-out decisions."""
+def holdout_figures(model: nn.Module, batch: Batch, cfg: dict[str, Any] | None = None) -> dict[str, float]:
+    """Agreement with the search, value error and candidate spreads on held-out decisions; with the
+    ``learn`` settings ``cfg``, also the distillation loss there (``distill_loss``, what ``best.pt`` keeps
+    lowest: with noisy labels it says more than the agreement, which counts only each decision's top)."""
     if batch.n == 0:
         return {}
     model.eval()
     q, value = batch.forward(model)
     top = segment_argmax(q, batch.owner, batch.n)
-    return {"agreement_choice": float((top == batch.chosen).float().mean()),
-            "agreement_best": float((top == batch.best).float().mean()),
-            "value_error": float(torch.mean((value - batch.ret) ** 2)),
-            "candidate_spread": float(candidate_spread(q, batch.owner, batch.n).mean()),
-            "search_spread": float(candidate_spread(batch.values, batch.owner, batch.n).mean())}
+    figures = {"agreement_choice": float((top == batch.chosen).float().mean()),
+               "agreement_best": float((top == batch.best).float().mean()),
+               "value_error": float(torch.mean((value - batch.ret) ** 2)),
+               "candidate_spread": float(candidate_spread(q, batch.owner, batch.n).mean()),
+               "search_spread": float(candidate_spread(batch.values, batch.owner, batch.n).mean())}
+    if cfg is not None:
+        figures["distill_loss"] = float(distill_loss(q, batch.values, batch.owner, batch.n, cfg["target"],
+                                                     cfg["temperature"], cfg["target_temperature"]))
+    return figures
 
 
 def write_figures(writer: SummaryWriter, figures: dict[str, float], step: int) -> None:
@@ -167,12 +176,13 @@ def learn(config: dict[str, Any]) -> dict[str, Any]:
 
     previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
 
-    def save() -> None:
+    def save(path: Path = latest) -> None:
         counters["distill_steps"] = step
-        save_checkpoint(latest, model=model, optimizer=optimizer, config=state["config"], counters=counters)
+        save_checkpoint(path, model=model, optimizer=optimizer, config=state["config"], counters=counters)
 
+    best = float(counters.get("distill_best_loss", np.inf))
     if step == 0:
-        figures = holdout_figures(model, holdout)
+        figures = holdout_figures(model, holdout, cfg)
         write_figures(writer, figures, 0)
         print("before:", json.dumps(figures))
     progress = tqdm(total=cfg["steps"], initial=step, unit="step", desc="distilling", dynamic_ncols=True)
@@ -200,9 +210,12 @@ def learn(config: dict[str, Any]) -> dict[str, Any]:
             progress.update(1)
             progress.set_postfix(distill=f"{parts['distill_loss']:.3f}", value=f"{parts['value_loss']:.3f}")
             if step % cfg["eval_every"] == 0 or step == cfg["steps"]:
-                figures = holdout_figures(model, holdout)
+                figures = holdout_figures(model, holdout, cfg)
                 write_figures(writer, figures, step)
                 progress.write(f"step {step}: " + json.dumps({k: round(v, 4) for k, v in figures.items()}))
+                if figures and figures["distill_loss"] < best:
+                    best = counters["distill_best_loss"] = figures["distill_loss"]
+                    save(out / "best.pt")
             if step % cfg["save_every"] == 0:
                 save()
     finally:
@@ -212,7 +225,7 @@ def learn(config: dict[str, Any]) -> dict[str, Any]:
         save()
         writer.close()
     print(f"checkpoint: {latest} ({step} steps on {len(train_idx)} decisions; {len(hold_idx)} held out)")
-    return figures or holdout_figures(model, holdout)
+    return figures or holdout_figures(model, holdout, cfg)
 
 
 def selfplay_step(tables, model: nn.Module, optimizer: torch.optim.Optimizer, run) -> dict[str, float]:
