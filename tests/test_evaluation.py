@@ -110,3 +110,26 @@ def test_bad_settings_are_refused(deals):
         evaluate([("greedy", "random")], deals[:1], Settings(mode="tricks"))
     with pytest.raises(ValueError, match="unknown agent"):
         evaluate([("greedy", "nobody")], deals[:1], Settings())
+
+
+def test_an_in_process_evaluation_plays_on_one_torch_thread_and_gives_the_callers_threads_back(monkeypatch):
+    """workers=1 plays in this process: torch on one thread while it plays (as the worker processes do),
+    the caller's thread count restored afterwards (train.py's learner evaluates in-process)."""
+    import torch
+
+    import agents.evaluation.workers as workers_module
+    from agents.evaluation.workers import run_tasks
+
+    seen = []
+    monkeypatch.setattr(workers_module, "play_deal", lambda task: seen.append(torch.get_num_threads()) or
+                        play_deal(task))
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        settings = Settings(seed=0)
+        deal = make_deal(0, 0, settings.rule_set())
+        results = run_tasks([(0, "greedy", "random", deal, settings)] * 2, workers=1)
+        assert len(results) == 2 and seen == [1, 1]
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)
