@@ -286,6 +286,36 @@ def test_the_networks_own_play_is_among_the_labelled_candidates(tmp_path, play_b
         labeller.search.search(view, [_true_world(hand)], extra=((view.hand.index(0),),))  # a kind not held
 
 
+def test_pair_labels_compare_only_the_networks_play_with_the_priors_where_they_differ(tmp_path):
+    labeller, header = make_labeller(_config(tmp_path, play_by="network", network_candidate=True,
+                                             candidates="pair"))
+    assert header["candidates"] == "pair"
+    network = DMCAgent(*model_from_checkpoint(load_checkpoint(NETWORK)), seed=0)
+    labels = labeller.label_hand(0)
+    assert len(labels) > 0 and np.all(labels.cand_count == 2)
+    # Replay the hand: the labelled decisions are exactly those where the two plays differ.
+    hand = labeller.new_hand(0)
+    rows = play_rows  # the rows of (prior's play, network's play) at each disagreement, in order
+    expected = []
+    while hand.phase != Phase.DONE:
+        view = view_of(hand, hand.current_player)
+        if hand.phase != Phase.PLAY:
+            hand.act(view.seat, network.act(view))
+            continue
+        own = tuple(sorted(network.play(view)))
+        legal = view.legal_plays(2)
+        if not (len(legal.plays) == 1 and not legal.truncated):
+            prior = tuple(sorted(labeller.search.prior.play(view)))
+            if prior != own:
+                expected.append(rows(view, [prior, own], "canonical"))
+        hand.act(view.seat, own)
+    np.testing.assert_array_equal(labels.cand_rows, np.concatenate(expected).astype(np.float16))
+    with pytest.raises(ValueError, match="network_candidate"):
+        make_labeller(_config(tmp_path, network_candidate=False, candidates="pair"))
+    with pytest.raises(ValueError, match="label.candidates"):
+        make_labeller(_config(tmp_path, candidates="all"))
+
+
 def test_selfplay_batches_train_alongside_the_labels(tmp_path):
     """With selfplay_every, the network's own self-play trains Q and V between distillation steps."""
     config = _config(tmp_path, hands=1)

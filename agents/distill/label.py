@@ -46,17 +46,23 @@ from env.standard.rewards import hand_rewards
 from env.standard.view import PlayerView, view_of
 
 PLAY_BY = ("search", "network")
+CANDIDATES = ("search", "pair")
 
 
 class Labeller:
     """Plays hands and records the search's candidate values at each real play decision."""
 
     def __init__(self, run: RunConfig, search: SearchAgent, actor: Agent | None, seed: int,
-                 network: Agent | None = None):
+                 network: Agent | None = None, pairs: bool = False):
         self.run, self.search, self.actor, self.seed = run, search, actor, seed
         self.network = network
         """When set, its play at every labelled decision is among the search's candidates (the learner's own
         choice gets a value, so a mistake of it can be unlearnt)."""
+        if pairs and network is None:
+            raise ValueError("label.candidates=pair compares the network's play with the prior's: it needs "
+                             "label.network_candidate=true")
+        self.pairs = pairs
+        """Label only decisions where the network's play differs from the prior's, comparing just the two."""
         self.encoder = run.rules.encoder(run.layout, run.history_len)
         self.env = raw_env(rules=run.rules, layout=run.layout, history_len=run.history_len, reward=run.reward,
                            start=run.start)
@@ -87,7 +93,14 @@ class Labeller:
                 hand.act(seat, legal.plays[0])
                 continue
             own = self.network.play(view) if self.network is not None else None
-            chosen, row = self.label_decision(view, extra=() if own is None else (own,))
+            if self.pairs:  # only where the learner and the prior disagree, only those two plays
+                prior = tuple(sorted(self.search.prior.play(view)))
+                row = None
+                chosen = prior
+                if tuple(sorted(own)) != prior:
+                    chosen, row = self.label_decision(view, candidates=(prior, own))
+            else:
+                chosen, row = self.label_decision(view, extra=() if own is None else (own,))
             if row is not None:
                 rows.append(row)
             if self.actor is not None:
@@ -97,13 +110,15 @@ class Labeller:
         return labels_of(rows, reward, number, self.encoder, self.run)
 
     def label_decision(self, view: PlayerView, worlds: Sequence[World] | None = None,
-                       extra: Sequence[tuple[int, ...]] = ()) -> tuple[tuple[int, ...], tuple | None]:
+                       extra: Sequence[tuple[int, ...]] = (),
+                       candidates: Sequence[tuple[int, ...]] | None = None) -> tuple[tuple[int, ...], tuple | None]:
         """The search's play at a lead or follow and the decision's label row (``None`` when the search
         examined fewer than two candidates): ``(obs, history, seat, candidate rows, values, worlds, chosen)``,
         the values being the search's means (:attr:`agents.search.SearchStats.means`) of the examined
         candidates, in the search's order. ``worlds``: search over these instead of sampled ones;
-        ``extra``: plays the search must compare too (:meth:`agents.search.SearchAgent.search`)."""
-        chosen = self.search.search(view, worlds, extra)
+        ``extra``: plays the search must compare too, ``candidates``: the only plays it compares
+        (:meth:`agents.search.SearchAgent.search`)."""
+        chosen = self.search.search(view, worlds, extra, candidates)
         stats = self.search.last
         examined = [i for i, mean in enumerate(stats.means) if mean is not None]
         if len(examined) < 2:
@@ -157,12 +172,16 @@ def make_labeller(cfg: dict[str, Any]) -> tuple[Labeller, dict[str, Any]]:
     search = make_agent(f"search:{to_absolute_path(prior) if prior.endswith('.pt') else prior}", int(label["seed"]),
                         search=search_options)
     network_candidate = bool(label.get("network_candidate", False))
+    compare = str(label.get("candidates", "search"))
+    if compare not in CANDIDATES:
+        raise ValueError(f"label.candidates must be one of {CANDIDATES}, got {compare!r}")
     network = DMCAgent(model, run, seed=int(label["seed"])) \
         if label["play_by"] == "network" or network_candidate else None
     actor = network if label["play_by"] == "network" else None
     header = label_header(run, search_options, prior=prior, play_by=label["play_by"], network=str(label["network"]),
-                          seed=int(label["seed"]), network_candidate=network_candidate)
-    return Labeller(run, search, actor, int(label["seed"]), network if network_candidate else None), header
+                          seed=int(label["seed"]), network_candidate=network_candidate, candidates=compare)
+    return Labeller(run, search, actor, int(label["seed"]), network if network_candidate else None,
+                    pairs=compare == "pair"), header
 
 
 def resume_point(out: Path, header: dict[str, Any]) -> tuple[int, int, int]:
@@ -172,8 +191,9 @@ def resume_point(out: Path, header: dict[str, Any]) -> tuple[int, int, int]:
     decisions, next_hand = 0, 0
     for path in paths:
         saved, labels = read_shard(path, header)
-        for name in ("seed", "prior", "play_by", "search", "network_candidate"):
-            if saved.get(name, False) != header.get(name, False):  # shards from before network_candidate: off
+        for name, before in (("seed", None), ("prior", None), ("play_by", None), ("search", None),
+                             ("network_candidate", False), ("candidates", "search")):
+            if saved.get(name, before) != header.get(name, before):  # ``before``: shards older than the option
                 raise LabelError(f"{path} was labelled with {name}={saved.get(name)!r}, this run has "
                                  f"{header.get(name)!r}: use another label.out")
         decisions += len(labels)

@@ -232,14 +232,20 @@ class SearchAgent(Agent):
         return self.search(view)
 
     def search(self, view: PlayerView, worlds: Sequence[World] | None = None,
-               extra: Sequence[tuple[int, ...]] = ()) -> tuple[int, ...]:
+               extra: Sequence[tuple[int, ...]] = (),
+               candidates: Sequence[tuple[int, ...]] | None = None) -> tuple[int, ...]:
         """The chosen play; over the given ``worlds`` (all of them, every candidate) instead of sampled ones.
         ``extra``: legal plays compared too (after the search's own candidates, when not among them), e.g. a
-        learner's choice that its label must cover."""
+        learner's choice that its label must cover. ``candidates``: compare exactly these (the first standing
+        for the prior's play) instead of the search's own."""
         start = time.perf_counter()
         deadline = start + self.config.time_budget
         cfg = self.config
-        if cfg.candidate_order == "network":
+        if candidates is not None:  # given plays are checked for legality below, as extra ones are
+            if not candidates:
+                raise ValueError("search: candidates, when given, must name at least one play")
+            candidates, extra = [], [*candidates, *extra]
+        elif cfg.candidate_order == "network":
             candidates = self._network_candidates(view)
         else:
             candidates = candidate_plays(view, tuple(sorted(self.prior.play(view))), cfg.max_candidates)
