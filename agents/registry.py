@@ -1,5 +1,6 @@
 """Make any participant by name: a rule bot (``random``, ``greedy``, ``expert``), a checkpoint path,
-or a search over either (``search`` = ``search:expert``, ``search:checkpoints/x.pt``).
+a search over either (``search`` = ``search:expert``, ``search:checkpoints/x.pt``), a critic
+(``critic:<checkpoint>``) or a split player (``phases:<player>+<bidder>``, :mod:`agents.phases`).
 
 Checkpoints are loaded by the function :data:`CHECKPOINT_LOADERS` names for
 their file suffix, imported on first use: evaluation, the environment and user
@@ -10,11 +11,13 @@ torch, and nothing has to register itself (spawned workers included).
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from agents.base import Agent
 from agents.bots import BOTS
+from agents.phases import PHASES, PhaseSplitAgent, phase_parts
 
 SEARCH = "search"
 """Name of the decision-time search agent; ``search:<prior>`` searches over another prior."""
@@ -61,10 +64,23 @@ def critic_network(name: str) -> str | None:
 
 def is_checkpoint(name: str) -> bool:
     """True when ``name`` looks like a checkpoint path rather than a bot name (or a search or critic over one)."""
+    if name.startswith(PHASES + ":"):
+        return False  # two players, each named on its own (checkpoint_paths)
     inner = search_prior(name) or critic_network(name)
     if inner is not None:
         return is_checkpoint(inner)
     return name not in BOTS and ("/" in name or "." in name)
+
+
+def checkpoint_paths(name: str) -> list[str]:
+    """The existing checkpoint files behind a participant's name: itself, a search's prior, a critic's
+    network, both parts of a split player (``phases:``); none for a bot."""
+    parts = phase_parts(name)
+    if parts is not None:
+        return sorted(set(checkpoint_paths(parts[0]) + checkpoint_paths(parts[1])))
+    path = search_prior(name) or name
+    path = critic_network(path) or path
+    return [path] if is_checkpoint(path) and os.path.isfile(path) else []
 
 
 def make_agent(name_or_path: str, seed: int | None = None, search: Mapping[str, Any] | None = None) -> Agent:
@@ -75,6 +91,9 @@ def make_agent(name_or_path: str, seed: int | None = None, search: Mapping[str, 
     Raises ``ValueError`` for an unknown name (listing the choices), for a
     checkpoint whose suffix has no loader and for bad search options.
     """
+    parts = phase_parts(name_or_path)
+    if parts is not None:
+        return PhaseSplitAgent(make_agent(parts[0], seed, search), make_agent(parts[1], seed, search))
     prior = search_prior(name_or_path)
     if prior is not None:
         from agents.search import SearchAgent, SearchConfig
@@ -102,5 +121,5 @@ def make_agent(name_or_path: str, seed: int | None = None, search: Mapping[str, 
         raise ValueError(f"no checkpoint loader for {name_or_path!r} (known suffixes: {known}; "
                          "see agents.registry.CHECKPOINT_LOADERS)")
     raise ValueError(f"unknown agent {name_or_path!r}: choose one of {', '.join(sorted(BOTS))}, {SEARCH}, "
-                     f"{SEARCH}:<bot or checkpoint>, {CRITIC}:<checkpoint> or a checkpoint path "
-                     "(e.g. checkpoints/model.pt)")
+                     f"{SEARCH}:<bot or checkpoint>, {CRITIC}:<checkpoint>, {PHASES}:<player>+<bidder> or a "
+                     "checkpoint path (e.g. checkpoints/model.pt)")

@@ -312,7 +312,7 @@ def test_pair_labels_compare_only_the_networks_play_with_the_priors_where_they_d
     np.testing.assert_array_equal(labels.cand_rows, np.concatenate(expected).astype(np.float16))
     with pytest.raises(ValueError, match="network_candidate"):
         make_labeller(_config(tmp_path, network_candidate=False, candidates="pair"))
-    with pytest.raises(ValueError, match="label.candidates"):
+    with pytest.raises(ValueError, match=r"label\.candidates"):
         make_labeller(_config(tmp_path, candidates="all"))
 
 

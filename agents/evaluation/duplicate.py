@@ -31,7 +31,7 @@ from typing import Any
 
 from agents.base import Agent, Decision
 from agents.evaluation.deals import Deal, check_deal, deal_hand
-from agents.registry import critic_network, is_checkpoint, make_agent, search_prior
+from agents.registry import checkpoint_paths, make_agent
 from agents.runner import play_hand, play_match
 from env.core.hand_base import team_of
 from env.core.registry import DEFAULT, make_ruleset
@@ -141,18 +141,9 @@ def agent_seed(seed: int, deal: int, seat: int) -> int:
 _AGENTS: dict[tuple, TimedAgent] = {}
 
 
-def checkpoint_file(name: str) -> str | None:
-    """The checkpoint file behind a participant (itself, a search's prior, a critic's network), when it
-    names an existing one; ``None`` for a bot."""
-    path = search_prior(name) or name
-    path = critic_network(path) or path
-    return path if is_checkpoint(path) and os.path.isfile(path) else None
-
-
 def _agent(name: str, seat: int, search: tuple[tuple[str, object], ...] = ()) -> TimedAgent:
     # A checkpoint file rewritten in place (training's latest.pt) must not hit a stale cache entry.
-    path = checkpoint_file(name)
-    stamp = os.stat(path).st_mtime_ns if path is not None else None
+    stamp = tuple(os.stat(path).st_mtime_ns for path in checkpoint_paths(name))
     key = (name, seat, stamp, search)
     if key not in _AGENTS:
         _AGENTS[key] = TimedAgent(make_agent(name, None, search=dict(search)))

@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from agents.evaluation.deals import Deal
-from agents.evaluation.duplicate import DealResult, GameRecord, MatchRecord, Settings, checkpoint_file
+from agents.evaluation.duplicate import DealResult, GameRecord, MatchRecord, Settings
+from agents.registry import checkpoint_paths
 
 FORMAT = "shengji-evaluation-journal"
 VERSION = 1
@@ -72,9 +73,9 @@ def journal_header(pairs: Sequence[tuple[str, str]], settings: Settings,
 
 
 def participant_files(names: Sequence[str]) -> dict[str, str]:
-    """``{path: sha256}`` of the checkpoint files behind the participants (:func:`checkpoint_file`): a
+    """``{path: sha256}`` of the checkpoint files behind the participants (:func:`agents.registry.checkpoint_paths`): a
     checkpoint retrained in place between two runs is another participant."""
-    paths = {checkpoint_file(name) for name in names} - {None}
+    paths = {path for name in names for path in checkpoint_paths(name)}
     return {path: _sha256(Path(path)) for path in sorted(paths)}
 
 
