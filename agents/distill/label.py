@@ -153,6 +153,17 @@ def labels_of(rows: list[tuple], reward: tuple[float, float], number: int, encod
         chosen=np.array([r[6] for r in rows], np.int32))
 
 
+def labelled_network(path: str) -> tuple[Any, RunConfig]:
+    """``(model, run)`` of the checkpoint labels are made for; refuses one not of the play mode or of a
+    rule set the search does not play (the standard game)."""
+    network_path = to_absolute_path(path)
+    model, run = model_from_checkpoint(load_checkpoint(network_path))
+    if run.action_mode != "play" or not make_agent(SEARCH, 0).can_play(run.rules):
+        raise ValueError(f"labelling needs a play-mode checkpoint of the standard game (the search's rule set); "
+                         f"{network_path} is {run.rules.name!r} in the {run.action_mode!r} mode")
+    return model, run
+
+
 def make_labeller(cfg: dict[str, Any]) -> tuple[Labeller, dict[str, Any]]:
     """The labeller of a ``conf/distill.yaml`` configuration and the header its shards carry; refuses a
     rule set the search does not play, an unknown ``play_by`` and bad search options."""
@@ -162,11 +173,7 @@ def make_labeller(cfg: dict[str, Any]) -> tuple[Labeller, dict[str, Any]]:
     for name in ("hands", "hands_per_shard"):
         if not isinstance(label[name], int) or label[name] < 1:
             raise ValueError(f"label.{name} must be a positive integer, got {label[name]!r}")
-    network_path = to_absolute_path(str(label["network"]))
-    model, run = model_from_checkpoint(load_checkpoint(network_path))
-    if run.action_mode != "play" or not make_agent(SEARCH, 0).can_play(run.rules):
-        raise ValueError(f"labelling needs a play-mode checkpoint of the standard game (the search's rule set); "
-                         f"{network_path} is {run.rules.name!r} in the {run.action_mode!r} mode")
+    model, run = labelled_network(str(label["network"]))
     prior = str(label["prior"])
     search_options = dict(cfg.get("search") or {})
     search = make_agent(f"search:{to_absolute_path(prior) if prior.endswith('.pt') else prior}", int(label["seed"]),
@@ -206,15 +213,22 @@ def run_labelling(config: dict[str, Any]) -> tuple[int, int, bool]:
     returns ``(hands, decisions, stopped)``, ``stopped`` when a signal ended it early."""
     torch.set_num_threads(int(config["label"].get("torch_threads", 1)))
     labeller, header = make_labeller(config)
-    out = Path(to_absolute_path(str(config["label"]["out"])))
+    return write_label_shards(labeller, header, Path(to_absolute_path(str(config["label"]["out"]))),
+                              config["label"]["hands"], config["label"]["hands_per_shard"], "labelling")
+
+
+def write_label_shards(labeller: Any, header: dict[str, Any], out: Path, total: int, per_shard: int,
+                       desc: str) -> tuple[int, int, bool]:
+    """Label hands with ``labeller`` (``label_hand(number)``, ``None`` once its ``stop`` is set) until
+    ``total`` hands are in ``out``, resuming after its last shard and writing one every ``per_shard``
+    hands; Ctrl-C or SIGTERM drops the unfinished shard. ``(hands, decisions, stopped)``."""
     shard, hand_number, decisions = resume_point(out, header)
-    total, per_shard = config["label"]["hands"], config["label"]["hands_per_shard"]
 
     def stop(signum, frame) -> None:  # finish nothing half-way: the current hand is dropped
         labeller.stop = True
 
     previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
-    progress = tqdm(total=total, initial=min(hand_number, total), unit="hand", desc="labelling", dynamic_ncols=True)
+    progress = tqdm(total=total, initial=min(hand_number, total), unit="hand", desc=desc, dynamic_ncols=True)
     start, new_decisions = time.time(), 0
     try:
         while hand_number < total and not labeller.stop:
