@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
 
 from agents.distill.bids import make_bid_labeller, run_bid_labelling
 from agents.distill.labels import label_header, read_labels, shard_paths
@@ -73,3 +74,28 @@ def test_bid_labels_run_end_to_end_resume_and_teach_the_teachers_choice(tmp_path
     assert holdout_figures(trained, Batch(labels))["agreement_choice"] > before
     with pytest.raises(ValueError, match=r"bids\.hands"):
         make_bid_labeller(_bids_config(tmp_path, hands=0))
+
+
+def test_the_anchor_keeps_v_near_the_starting_networks_while_the_imitation_moves_the_rest(tmp_path):
+    """Imitation labels carry no return and the softmax target cancels V: with anchor_weight the held-out
+    V stays near the starting network's, without it the same steps drag it further."""
+    config = _bids_config(tmp_path, hands=2)
+    run_bid_labelling(config)
+    model, run = model_from_checkpoint(load_checkpoint(NETWORK))
+    batch = Batch(read_labels([tmp_path / "bids"], label_header(run, {})))
+    with torch.no_grad():
+        _, start = batch.forward(model.eval())
+    drift = {}
+    for weight in (0.0, 10.0):
+        config["learn"].update(steps=30, learning_rate=3e-3, batch_size=32, eval_every=30, save_every=30,
+                               temperature=0.03, distill_floor=1.0, anchor_weight=weight,
+                               out=str(tmp_path / f"learn{weight}"))
+        learn(config)
+        trained = model_from_checkpoint(load_checkpoint(tmp_path / f"learn{weight}" / "latest.pt"))[0].eval()
+        with torch.no_grad():
+            _, value = batch.forward(trained)
+        drift[weight] = float(((value - start) ** 2).mean())
+    assert drift[10.0] < drift[0.0] / 2
+    config["learn"]["anchor_weight"] = -1.0
+    with pytest.raises(ValueError, match="anchor_weight"):
+        learn(config)
