@@ -54,7 +54,12 @@ def test_the_labels_are_the_teachers_bids_and_burial_on_the_networks_own_hands(t
     offsets = labels.offsets
     for i in range(len(labels)):
         values = labels.cand_value[offsets[i]:offsets[i + 1]]
-        assert values.sum() == 1.0 and values[labels.chosen[i]] == 1.0  # one-hot on the teacher's action
+        assert values[labels.chosen[i]] == 1.0 and set(values.tolist()) <= {0.0, 1.0}
+        if labels.phase[i] == 0:
+            assert values.sum() == 1.0  # a bid: one-hot on the teacher's action
+    burial = np.flatnonzero(labels.phase == 1)
+    ones = [int(labels.cand_value[offsets[i]:offsets[i + 1]].sum()) for i in burial]
+    assert ones[0] > 1 and ones == sorted(ones, reverse=True)  # the teacher's cards still to bury
     assert np.all(labels.ret == 0)
 
 
@@ -99,3 +104,10 @@ def test_the_anchor_keeps_v_near_the_starting_networks_while_the_imitation_moves
     config["learn"]["anchor_weight"] = -1.0
     with pytest.raises(ValueError, match="anchor_weight"):
         learn(config)
+
+
+def test_burial_only_labels_hold_no_bids(tmp_path):
+    labeller, header = make_bid_labeller(_bids_config(tmp_path, label_bids=False))
+    assert header["candidates"] == "burial"
+    labels = labeller.label_hand(1)
+    assert len(labels) > 0 and set(labels.phase.tolist()) == {1}
