@@ -30,7 +30,7 @@ def _bids_config(tmp: Path, **bids) -> dict:
 
 
 def test_the_labels_are_the_teachers_bids_and_burial_on_the_networks_own_hands(tmp_path):
-    labeller, header = make_bid_labeller(_bids_config(tmp_path))
+    labeller, header = make_bid_labeller(_bids_config(tmp_path, shuffle_burial=False))  # replayed in kind order
     assert header["candidates"] == "bids" and header["prior"] == "expert"
     labels = labeller.label_hand(0)
     # Replay the hand as the labeller played it (the network's own decisions) and collect the teacher's.
