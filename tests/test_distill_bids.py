@@ -111,3 +111,31 @@ def test_burial_only_labels_hold_no_bids(tmp_path):
     assert header["candidates"] == "burial"
     labels = labeller.label_hand(1)
     assert len(labels) > 0 and set(labels.phase.tolist()) == {1}
+
+
+@pytest.mark.parametrize("shuffle", [False, True])
+def test_the_teachers_burial_is_labelled_in_kind_order_or_shuffled(tmp_path, monkeypatch, shuffle):
+    """The steps follow the teacher's cards in kind order, or (shuffle_burial) a random order of the same
+    cards, so the network meets picks in the orders it takes them in."""
+    import agents.distill.bids as bids_module
+
+    orders: list[list[int]] = []
+
+    class Recording:  # the burial's composer, noting each card added
+        def __init__(self, view):
+            self.composer = composer_for(view)
+            orders.append([])
+
+        def __getattr__(self, name):
+            return getattr(self.composer, name)
+
+        def add(self, card):
+            orders[-1].append(card)
+            self.composer.add(card)
+    monkeypatch.setattr(bids_module, "composer_for", Recording)
+    labeller, _ = make_bid_labeller(_bids_config(tmp_path, label_bids=False, shuffle_burial=shuffle))
+    for number in range(4):
+        labeller.label_hand(number)
+    assert len(orders) == 4 and all(len(order) == 8 for order in orders)
+    in_kind_order = [order == sorted(order) for order in orders]
+    assert all(in_kind_order) if not shuffle else not all(in_kind_order)

@@ -1,11 +1,13 @@
 """Imitation labels for the bids and the burial: ``python -m agents.distill.bids`` (conf/distill.yaml, ``bids``).
 
 Why: played against ExpertAgent on the same 1,000 deals, the shipped network loses
--0.178 levels per hand; with ExpertAgent's bids and burial in place of its own
-(``phases:<network>+expert``, :mod:`agents.phases`) it loses -0.112, and ExpertAgent
-with the network's bids and burial loses -0.081. So about 0.07 of the network's gap
-is in a handful of decisions per hand that a teacher names at no cost, where a
-search label would cost seconds.
+-0.178 levels per hand (seed 0); with ExpertAgent's burial in place of its own it
+loses -0.099 (-0.075 against -0.169 on seed 1), with ExpertAgent's bids -0.174
+(``phases:<network>+expert``, :mod:`agents.phases`, splits the card play from
+the rest). So 0.08 of the network's gap is in one decision per hand that a
+teacher names at no cost, where a search label would cost seconds.
+(benchmarks/RESULTS.md, "Where the network loses its levels": imitating it has
+not yet bought that back.)
 
 The network plays its own hands (bids, burial, the first trick is not needed);
 at each of its bid decisions with a choice and each step of its burial the
@@ -37,7 +39,7 @@ from hydra.utils import to_absolute_path
 from omegaconf import DictConfig, OmegaConf
 
 from agents.base import Agent
-from agents.distill.label import labelled_network, write_label_shards
+from agents.distill.label import labelled_network, labels_of, write_label_shards
 from agents.distill.labels import Labels, label_header
 from agents.dmc.agent import DMCAgent
 from agents.dmc.learner_rules import decision_candidates, learner_rules
@@ -76,7 +78,7 @@ class BidLabeller:
         self.network.reset(number)
         self.teacher.reset(number)
         self.rng.seed(self.seed * 7_919 + number)
-        rows: list[tuple] = []
+        rows: list[tuple] = []  # (phase, row of agents.distill.label.labels_of)
         while hand.phase != Phase.PLAY and hand.phase != Phase.DONE:
             if self.stop:
                 return None
@@ -87,7 +89,8 @@ class BidLabeller:
             elif hand.phase == Phase.KITTY:
                 rows += self.burial_rows(view)
             hand.act(seat, self.network.act(view))
-        return _labels(rows, number, self.encoder, self.run)
+        return labels_of([row for _, row in rows], (0.0, 0.0), number, self.encoder, self.run,
+                         [phase for phase, _ in rows])
 
     def bid_rows(self, view: PlayerView) -> list[tuple]:
         """The label row of a bid decision with a choice (none when passing is all there is)."""
@@ -118,31 +121,14 @@ class BidLabeller:
         return rows
 
     def _row(self, view: PlayerView, picked: list[int], found: Any, chosen: int,
-             values: list[float] | None = None) -> tuple:
-        """A label row: the decision's candidates, ``values`` (default: 1 for ``chosen``, else 0)."""
+             values: list[float] | None = None) -> tuple[int, tuple]:
+        """``(phase, label row)``: the decision's candidates, ``values`` (default: 1 for ``chosen``, else 0),
+        no worlds (the teacher was not searched)."""
         if values is None:
             values = [0.0] * len(found.moves)
             values[chosen] = 1.0
-        return (self.encoder.encode(view, view.seat, picked), self.encoder.history(view, view.seat), found.phase,
-                view.seat, np.asarray(found.rows), values, chosen)
-
-
-def _labels(rows: list[tuple], number: int, encoder: Any, run: RunConfig) -> Labels:
-    """The :class:`Labels` of one hand's imitation rows (:meth:`BidLabeller._row`)."""
-    from agents.dmc.learner_rules import feature_size
-
-    width = feature_size(run.layout, run.action_mode, run.rules)
-    counts = [len(r[5]) for r in rows]
-    return Labels(
-        obs=np.stack([r[0] for r in rows]).astype(np.float16) if rows else np.zeros((0, encoder.size), np.float16),
-        history=np.stack([r[1] for r in rows]).astype(np.float16) if rows
-        else np.zeros((0, *encoder.history_shape), np.float16),
-        phase=np.array([r[2] for r in rows], np.int8), seat=np.array([r[3] for r in rows], np.int8),
-        hand=np.full(len(rows), number, np.int32), ret=np.zeros(len(rows), np.float32),
-        cand_count=np.array(counts, np.int32),
-        cand_rows=np.concatenate([r[4] for r in rows]).astype(np.float16) if rows else np.zeros((0, width), np.float16),
-        cand_value=np.array([v for r in rows for v in r[5]], np.float32),
-        cand_worlds=np.zeros(sum(counts), np.int32), chosen=np.array([r[6] for r in rows], np.int32))
+        return found.phase, (self.encoder.encode(view, view.seat, picked), self.encoder.history(view, view.seat),
+                             view.seat, np.asarray(found.rows), values, [0] * len(values), chosen)
 
 
 def make_bid_labeller(cfg: dict[str, Any]) -> tuple[BidLabeller, dict[str, Any]]:
@@ -152,12 +138,12 @@ def make_bid_labeller(cfg: dict[str, Any]) -> tuple[BidLabeller, dict[str, Any]]
         if not isinstance(bids[name], int) or bids[name] < 1:
             raise ValueError(f"bids.{name} must be a positive integer, got {bids[name]!r}")
     model, run = labelled_network(str(bids["network"]))
-    teacher = make_agent(str(bids["teacher"]), int(bids["seed"]))
+    seed, label_bids, shuffle = int(bids["seed"]), bool(bids.get("label_bids", True)), \
+        bool(bids.get("shuffle_burial", True))
     header = label_header(run, {}, prior=str(bids["teacher"]), play_by="network", network=str(bids["network"]),
-                          seed=int(bids["seed"]), candidates="bids" if bids.get("label_bids", True) else "burial",
-                          shuffle_burial=bool(bids.get("shuffle_burial", True)))
-    return BidLabeller(run, DMCAgent(model, run, seed=int(bids["seed"])), teacher, int(bids["seed"]),
-                       bool(bids.get("label_bids", True)), bool(bids.get("shuffle_burial", True))), header
+                          seed=seed, candidates="bids" if label_bids else "burial", shuffle_burial=shuffle)
+    return BidLabeller(run, DMCAgent(model, run, seed=seed), make_agent(str(bids["teacher"]), seed), seed,
+                       label_bids, shuffle), header
 
 
 def run_bid_labelling(config: dict[str, Any]) -> tuple[int, int, bool]:

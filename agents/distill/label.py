@@ -129,9 +129,10 @@ class Labeller:
                         [stats.worlds_of[i] for i in examined], plays.index(stats.chosen))
 
 
-def labels_of(rows: list[tuple], reward: tuple[float, float], number: int, encoder, run: RunConfig) -> Labels:
+def labels_of(rows: list[tuple], reward: tuple[float, float], number: int, encoder, run: RunConfig,
+              phases: Sequence[int] | None = None) -> Labels:
     """The :class:`Labels` of hand ``number``'s decision rows (:meth:`Labeller.label_decision`), each with its
-    team's ``reward`` (teams 0 and 1) as the return."""
+    team's ``reward`` (teams 0 and 1) as the return; ``phases``: each row's phase (default: all plays, 2)."""
     from agents.dmc.learner_rules import feature_size
 
     width = feature_size(run.layout, run.action_mode, run.rules)
@@ -143,7 +144,8 @@ def labels_of(rows: list[tuple], reward: tuple[float, float], number: int, encod
     return Labels(
         obs=np.stack([r[0] for r in rows]).astype(np.float16),
         history=np.stack([r[1] for r in rows]).astype(np.float16),
-        phase=np.full(len(rows), 2, np.int8), seat=np.array([r[2] for r in rows], np.int8),
+        phase=np.full(len(rows), 2, np.int8) if phases is None else np.array(phases, np.int8),
+        seat=np.array([r[2] for r in rows], np.int8),
         hand=np.full(len(rows), number, np.int32),
         ret=np.array([reward[r[2] % 2] for r in rows], np.float32),
         cand_count=np.array([len(r[4]) for r in rows], np.int32),

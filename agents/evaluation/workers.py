@@ -31,8 +31,14 @@ def _init_worker() -> None:
     # One worker per core: a checkpoint's torch must not start a thread per core in every worker
     # (on a loaded 2-core machine that made evaluations of checkpoints many times slower).
     os.environ["OMP_NUM_THREADS"] = "1"
-    if "torch" in sys.modules:
-        sys.modules["torch"].set_num_threads(1)
+    _one_torch_thread()
+
+
+def _one_torch_thread() -> None:
+    """Torch, when loaded, on one thread."""
+    torch = sys.modules.get("torch")
+    if torch is not None and torch.get_num_threads() != 1:
+        torch.set_num_threads(1)
 
 
 def _torch_threads() -> int | None:
@@ -45,9 +51,7 @@ def _play_deal_one_thread(task: tuple[int, str, str, Deal, Settings]) -> DealRes
     """:func:`play_deal` with torch on one thread, as in a worker (:func:`_init_worker`): a network's
     small forward passes gain nothing from a second thread, and on a busy machine its waits made an
     in-process evaluation of a checkpoint about ten times slower (measured: 6 -> 90 ms a decision)."""
-    torch = sys.modules.get("torch")  # loaded by the first checkpoint's agent, inside play_deal
-    if torch is not None and torch.get_num_threads() != 1:
-        torch.set_num_threads(1)
+    _one_torch_thread()  # torch is loaded by the first checkpoint's agent, inside play_deal
     return play_deal(task)
 
 
