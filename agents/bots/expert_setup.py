@@ -121,11 +121,11 @@ def choose_return(view: PlayerView) -> int:
     return min(view.tribute_options, key=lambda k: (_bury_price(view, k), k))
 
 
-def _bury_price(view: PlayerView, kind: int) -> float:
+def _bury_price(view: PlayerView, kind: int, point_weight: float = POINT_WEIGHT) -> float:
     """What burying one copy of ``kind`` loses: its value, its points, a pair (a tuple of m: m - 1 pairs'
     worth), a top card."""
     ctx, hand = view.ctx, view.hand
-    price = float(card_value(ctx, kind)) + POINT_WEIGHT * POINTS[kind]
+    price = float(card_value(ctx, kind)) + point_weight * POINTS[kind]
     if hand[kind] >= 2:
         price += 8 * (hand[kind] - 1)
     suit = ctx.suit[kind]
@@ -134,24 +134,26 @@ def _bury_price(view: PlayerView, kind: int) -> float:
     return price
 
 
-def choose_burial(view: PlayerView) -> list[int]:
-    """The kitty's cards to bury: void short plain suits where it pays, then the cheapest cards.
+def burial_plans(view: PlayerView, point_weight: float = POINT_WEIGHT) -> list[tuple[float, list[int]]]:
+    """Every burial the expert considers, as ``(cost, cards)``, cheapest first (ties in the order tried).
 
     Every set of plain suits short enough to bury whole is tried; each emptied
     suit earns ``VOID_BONUS``; the rest of the kitty is filled with the lowest
-    priced plain cards (trumps only when nothing else is left).
+    priced plain cards (trumps only when nothing else is left). ``point_weight``
+    prices a buried point (the expert's own is :data:`POINT_WEIGHT`; a search
+    asks for dearer points to get burials that keep them in hand).
     """
     ctx, hand = view.ctx, view.hand
     kitty_size = view.ruleset.layout.kitty_size
     held = [k for k in range(NUM_KINDS) if hand[k]]
-    price = {k: _bury_price(view, k) for k in held}
+    price = {k: _bury_price(view, k, point_weight) for k in held}
     plain_by_suit = {s: [k for k in held if ctx.suit[k] == s] for s in range(NUM_SUITS)}
     plain_by_suit = {s: ks for s, ks in plain_by_suit.items() if ks}
     lengths = {s: sum(hand[k] for k in ks) for s, ks in plain_by_suit.items()}
     short = [s for s in plain_by_suit if lengths[s] <= kitty_size]
     pool = sorted((k for k in held for _ in range(hand[k])),
                   key=lambda k: (ctx.suit[k] == TRUMP, price[k], k))
-    best: tuple[float, list[int]] | None = None
+    plans: list[tuple[float, list[int]]] = []
     for size in range(len(short) + 1):
         for voided in combinations(short, size):
             if sum(lengths[s] for s in voided) > kitty_size:
@@ -160,7 +162,11 @@ def choose_burial(view: PlayerView) -> list[int]:
             rest = [k for k in pool if ctx.suit[k] not in voided]
             chosen += rest[:kitty_size - len(chosen)]
             total = sum(price[k] for k in chosen) + 100 * sum(ctx.suit[k] == TRUMP for k in chosen)
-            total -= VOID_BONUS * size
-            if best is None or total < best[0]:
-                best = (total, chosen)
-    return best[1]
+            plans.append((total - VOID_BONUS * size, chosen))
+    return sorted(plans, key=lambda plan: plan[0])  # a stable sort: the first tried wins a tie
+
+
+def choose_burial(view: PlayerView) -> list[int]:
+    """The kitty's cards to bury: void short plain suits where it pays, then the cheapest cards
+    (the cheapest of :func:`burial_plans`)."""
+    return burial_plans(view)[0][1]

@@ -26,7 +26,10 @@ At each play decision with a real choice:
    above 0; else the prior's play is returned. The winner of a search is the
    best of several noisy means, so it is biased upwards; fresh worlds are not.
 
-Bids and the kitty burial are the prior's. A decision always returns a legal
+Bids are the prior's, and so is the kitty burial unless ``burial_worlds`` > 0:
+then whole candidate burials (the prior's first, :mod:`agents.search.burials`)
+are compared as plays are, each buried and the hand played out from the first
+lead in worlds dealt at the burial, within ``burial_time``. A decision always returns a legal
 play: the prior's when time runs out before the first world is complete.
 Results are reproducible from the seed when the worlds budget, not the time
 budget, ends the search (the default budgets are set so).
@@ -37,12 +40,13 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from agents.base import Agent
 from agents.bots import BOTS
+from agents.search.burials import burial_candidates, burial_search_refusal
 from agents.search.candidates import candidate_plays
 from agents.search.inference import INFERENCE_POLICIES, InferenceSampler
 from agents.search.rollouts import Rollouts
@@ -75,6 +79,9 @@ class SearchConfig:
     inference_temperature: float = 0.1
     leaf_tricks: int = 0
     value_network: str = ""
+    burial_worlds: int = 0
+    burial_candidates: int = 6
+    burial_time: float = 1.5
 
     def __post_init__(self) -> None:
         if not (isinstance(self.time_budget, int | float) and self.time_budget > 0):
@@ -117,6 +124,13 @@ class SearchConfig:
                              f"got {self.leaf_tricks!r}")
         if not isinstance(self.value_network, str):
             raise ValueError(f"search.value_network must be a checkpoint path or empty, got {self.value_network!r}")
+        for name in ("burial_worlds", "burial_candidates"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < (0 if name == "burial_worlds" else 1):
+                raise ValueError(f"search.{name} must be an integer >= {0 if name == 'burial_worlds' else 1}, "
+                                 f"got {value!r}")
+        if not (isinstance(self.burial_time, int | float) and self.burial_time > 0):
+            raise ValueError(f"search.burial_time must be a positive number of seconds, got {self.burial_time!r}")
         if not (isinstance(self.recheck_time, int | float) and self.recheck_time > 0):
             raise ValueError(f"search.recheck_time must be a positive number of seconds, got {self.recheck_time!r}")
 
@@ -152,7 +166,7 @@ class SearchStats:
 
 
 class SearchAgent(Agent):
-    """Chooses plays by playing candidates out in sampled worlds; the prior bids and buries."""
+    """Chooses plays (and optionally burials) by playing candidates out in sampled worlds; the prior bids."""
 
     def __init__(self, prior: Agent, config: SearchConfig | None = None, seed: int | None = None,
                  rollout_agents: Sequence[Agent] | None = None, value_network: Agent | None = None):
@@ -221,9 +235,6 @@ class SearchAgent(Agent):
     def bid(self, view: PlayerView) -> Bid | None:
         return self.prior.bid(view)
 
-    def bury(self, view: PlayerView) -> list[int]:
-        return self.prior.bury(view)
-
     def play(self, view: PlayerView) -> tuple[int, ...]:
         legal = view.legal_plays(2)
         if len(legal.plays) == 1 and not legal.truncated:
@@ -255,14 +266,35 @@ class SearchAgent(Agent):
                 if view.play_error(list(play)) is not None:
                     raise ValueError(f"search: the extra candidate {play} is not a legal play here")
                 candidates.append(play)
+        return self._compare(view, candidates, start, deadline, worlds, lambda: self.sampler(view), cfg.worlds)
+
+    def bury(self, view: PlayerView) -> list[int]:
+        """The prior's burial, or with ``burial_worlds`` > 0 the best of whole candidate burials
+        (:mod:`agents.search.burials`) played out in worlds sampled at the burial, compared as plays are."""
+        cfg = self.config
+        prior = tuple(sorted(self.prior.bury(view)))
+        if not cfg.burial_worlds or burial_search_refusal(view) is not None:
+            return list(prior)
+        start = time.perf_counter()
+        candidates = burial_candidates(view, prior, cfg.burial_candidates)
+        return list(self._compare(view, candidates, start, start + cfg.burial_time, None,
+                                  lambda: WorldSampler(view), cfg.burial_worlds))
+
+    def _compare(self, view: PlayerView, candidates: list[tuple[int, ...]], start: float, deadline: float,
+                 worlds: Sequence[World] | None, sampler_of: Callable[[], WorldSampler | InferenceSampler],
+                 budget: int) -> tuple[int, ...]:
+        """The best of ``candidates`` (the first standing for the prior's) by successive halving over the
+        given ``worlds``, or up to ``budget`` worlds drawn from the sampler ``sampler_of`` builds before
+        ``deadline``; then the re-check. Records what it did in :attr:`last`."""
+        cfg = self.config
         stats = SearchStats(candidates=candidates, chosen=candidates[0], searched=True)
         self.last = stats
         if len(candidates) == 1:
             stats.seconds = time.perf_counter() - start
             return candidates[0]
-        sampler = None if worlds is not None else self.sampler(view)
+        sampler = None if worlds is not None else sampler_of()
         rng = random.Random(self.rng.getrandbits(64))
-        budget = len(worlds) if worlds is not None else cfg.worlds
+        budget = len(worlds) if worlds is not None else budget
         target = budget if worlds is not None else min(cfg.screen_worlds, budget)
         values: list[list[float]] = [[] for _ in candidates]
         alive = list(range(len(candidates)))

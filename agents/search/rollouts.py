@@ -1,10 +1,11 @@
 """Rollouts of a search: a candidate's play made in a sampled world, then the hand played on.
 
 A rollout starts from the searching seat's position in one world (a
-:class:`~agents.search.worlds.World`), makes one candidate play and plays the
-hand on, on all four seats, with a rollout policy. Its outcome is the
-searching seat's team's level change plus ``points_weight`` levels per 40 of
-the team's side of the defender points, as the search compares candidates.
+:class:`~agents.search.worlds.World`), makes one candidate play (or, at the
+burial, buries one candidate's cards) and plays the hand on, on all four
+seats, with a rollout policy. Its outcome is the searching seat's team's
+level change plus ``points_weight`` levels per 40 of the team's side of the
+defender points, as the search compares candidates.
 
 Two ways to play the hand on (:class:`Rollouts`):
 
@@ -35,7 +36,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from agents.base import Agent
-from agents.search.worlds import World, world_hand
+from agents.search.worlds import World, burial_hand, world_hand
 from env.standard.hand import Hand, Phase
 from env.standard.view import PlayerView, view_of
 
@@ -88,6 +89,9 @@ class Rollouts:
             len(hand.tricks) - start >= self.leaf_tricks
 
     def _start(self, view: PlayerView, world: World, play: tuple[int, ...]) -> Hand:
+        """The hand just after the candidate: a play, or at the burial the cards buried."""
+        if view.phase == Phase.KITTY:
+            return burial_hand(view, world, play)
         hand = world_hand(view, world)
         hand.play(view.seat, list(play))
         return hand

@@ -17,6 +17,10 @@ is consistent with:
 * failed throws (甩牌失败): the thrower showed the attempted cards; those it
   has not played since are still in its hand.
 
+At the burial (the dealer holding the kitty's cards, before the first trick) a
+world deals the other three hands only: each candidate burial makes the kitty
+of its own position (:func:`burial_hand`).
+
 How the sampling is biased. Cards are dealt one at a time, the most
 constrained first, each to a place allowed for it with probability
 proportional to the room left there, never to a place that would leave a later
@@ -70,8 +74,9 @@ class WorldSampler:
     """
 
     def __init__(self, view: PlayerView):
-        if view.phase != Phase.PLAY or view.ctx is None:
-            raise ValueError(f"worlds are sampled in the play phase, not in phase {view.phase}")
+        burying = view.phase == Phase.KITTY
+        if (view.phase != Phase.PLAY and not burying) or view.ctx is None:
+            raise ValueError(f"worlds are sampled in the play phase or for the burial, not in phase {view.phase}")
         self.view = view
         tracker = CardTracker(view)
         self.tracker = tracker
@@ -82,7 +87,8 @@ class WorldSampler:
                                         "accounted for (hand, kitty and played cards)")
         me = view.seat
         self.places = [s for s in range(NUM_PLAYERS) if s != me]
-        kitty_known = view.kitty is not None and len(view.kitty) > 0
+        # The burier holds the kitty's cards; what it buries is its own choice, not a place to deal to.
+        kitty_known = burying or (view.kitty is not None and len(view.kitty) > 0)
         if view.kitty is not None and not kitty_known:
             raise InconsistentViewError("the dealer's view holds an empty kitty in the play phase")
         if not kitty_known:
@@ -210,7 +216,7 @@ class WorldSampler:
             else:
                 hands[place][kind] += 1
         view = self.view
-        if view.kitty:
+        if view.kitty:  # (the burier's world has no kitty yet: each candidate burial makes its own)
             kitty = list(view.kitty)
         hands[view.seat] = list(view.hand)
         return World(tuple(tuple(h) for h in hands), tuple(sorted(kitty)))
@@ -237,6 +243,21 @@ def world_hand(view: PlayerView, world: World) -> Hand:
         failed_throws=list(view.failed_throws))
 
 
+def burial_hand(view: PlayerView, world: World, burial: tuple[int, ...]) -> Hand:
+    """The engine's :class:`Hand` at the first lead after the burier of ``view`` buries ``burial`` in
+    ``world`` (a world sampled at the burial: the other hands dealt, no kitty yet). The burier must be the
+    dealer, who leads the first trick (RULES.md 6); a 炒地皮 re-bid round is not modelled."""
+    if view.phase != Phase.KITTY or view.seat != view.dealer:
+        raise ValueError("a burial's position is built for the dealer burying the kitty")
+    hands = [list(h) for h in world.hands]
+    for k in burial:
+        hands[view.seat][k] -= 1
+    return Hand.from_position(
+        rules=view.ruleset, level=view.level, dealer=view.dealer, team_levels=view.team_levels, ctx=view.ctx,
+        standing=view.standing_bid, hands=hands, kitty=list(burial), played=[[0] * NUM_KINDS for _ in hands],
+        tricks=[], leader=view.dealer, trick_plays=[], defender_points=0, failed_throws=[])
+
+
 def inconsistency(view: PlayerView, world: World) -> str | None:
     """Why ``world`` disagrees with ``view`` (own hand and kitty, hand sizes, voids, card counts), or ``None``."""
     tracker = CardTracker(view)
@@ -250,7 +271,7 @@ def inconsistency(view: PlayerView, world: World) -> str | None:
         for k in range(NUM_KINDS):
             if world.hands[seat][k] and tracker.void[seat][view.ctx.suit[k]]:
                 return f"seat {seat} holds {CARD_NAMES[k]} in a suit it is known void in"
-    if len(world.kitty) != view.ruleset.layout.kitty_size:
+    if len(world.kitty) != (0 if view.phase == Phase.KITTY else view.ruleset.layout.kitty_size):
         return f"the kitty holds {len(world.kitty)} cards"
     totals = [sum(h[k] for h in world.hands) + sum(p[k] for p in view.played) for k in range(NUM_KINDS)]
     for k in world.kitty:
