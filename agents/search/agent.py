@@ -79,7 +79,7 @@ class SearchConfig:
     inference_temperature: float = 0.1
     leaf_tricks: int = 0
     value_network: str = ""
-    burial_worlds: int = 0
+    burial_worlds: int = 16
     burial_candidates: int = 6
     burial_time: float = 1.5
 
