@@ -155,3 +155,15 @@ def test_without_burial_worlds_or_under_chaodipi_the_prior_buries():
 def test_bad_burial_budgets_are_refused_naming_the_option(option, value):
     with pytest.raises(ValueError, match=f"search.{option}"):
         SearchConfig.from_dict({option: value})
+
+
+def test_the_search_configs_defaults_are_the_yamls():
+    """A search built in code (``SearchConfig()``) plays as ``evaluate.py``'s and ``play.py``'s, which read
+    ``conf/search/default.yaml``: the burial search's budget included."""
+    from pathlib import Path
+
+    from omegaconf import OmegaConf
+
+    options = OmegaConf.to_container(OmegaConf.load(Path(__file__).parents[1] / "conf" / "search" / "default.yaml"))
+    assert SearchConfig.from_dict(options) == SearchConfig()
+    assert SearchConfig().burial_worlds > 0
