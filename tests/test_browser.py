@@ -80,7 +80,8 @@ def _click_cards_until_complete(page, which: int = 0) -> int:
 
 
 def _wait_for_lobby(page) -> None:
-    """Until the lobby is shown: its seats and rules come from the server after the page loads."""
+    """Until the lobby is shown: it starts hidden and shows once its seats and rules have come from the
+    server, so what a test reads from it is the server's."""
     page.wait_for_selector("#lobby-form")
     page.wait_for_function("!document.getElementById('lobby').classList.contains('hidden')")
 
