@@ -29,8 +29,9 @@ At each play decision with a real choice:
 Bids are the prior's, and so is the kitty burial unless ``burial_worlds`` > 0:
 then whole candidate burials (the prior's first, :mod:`agents.search.burials`)
 are compared as plays are, each buried and the hand played out from the first
-lead in worlds dealt at the burial, within ``burial_time``. A decision always returns a legal
-play: the prior's when time runs out before the first world is complete.
+lead in worlds dealt at the burial, within ``burial_time``. A decision always
+returns a legal play: the prior's when time runs out before the first world is
+complete.
 Results are reproducible from the seed when the worlds budget, not the time
 budget, ends the search (the default budgets are set so).
 """
@@ -86,7 +87,7 @@ class SearchConfig:
     def __post_init__(self) -> None:
         if not (isinstance(self.time_budget, int | float) and self.time_budget > 0):
             raise ValueError(f"search.time_budget must be a positive number of seconds, got {self.time_budget!r}")
-        for name in ("worlds", "screen_worlds", "max_candidates"):
+        for name in ("worlds", "screen_worlds", "max_candidates", "burial_candidates"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"search.{name} must be a positive integer, got {value!r}")
@@ -124,11 +125,10 @@ class SearchConfig:
                              f"got {self.leaf_tricks!r}")
         if not isinstance(self.value_network, str):
             raise ValueError(f"search.value_network must be a checkpoint path or empty, got {self.value_network!r}")
-        for name in ("burial_worlds", "burial_candidates"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < (0 if name == "burial_worlds" else 1):
-                raise ValueError(f"search.{name} must be an integer >= {0 if name == 'burial_worlds' else 1}, "
-                                 f"got {value!r}")
+        if not isinstance(self.burial_worlds, int) or isinstance(self.burial_worlds, bool) or \
+                self.burial_worlds < 0:
+            raise ValueError(f"search.burial_worlds must be an integer >= 0 (0: the prior buries), "
+                             f"got {self.burial_worlds!r}")
         if not (isinstance(self.burial_time, int | float) and self.burial_time > 0):
             raise ValueError(f"search.burial_time must be a positive number of seconds, got {self.burial_time!r}")
         if not (isinstance(self.recheck_time, int | float) and self.recheck_time > 0):

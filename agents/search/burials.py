@@ -21,7 +21,7 @@ Burials are sorted tuples of kinds, as the search's plays are.
 
 from __future__ import annotations
 
-from agents.bots.expert_setup import burial_plans
+from agents.bots.expert_setup import POINT_WEIGHT, burial_plans
 from env.standard.hand import Phase
 from env.standard.view import PlayerView
 
@@ -50,9 +50,8 @@ def burial_search_refusal(view: PlayerView) -> str | None:
 def burial_candidates(view: PlayerView, prior: tuple[int, ...], limit: int) -> list[tuple[int, ...]]:
     """Up to ``limit`` distinct whole burials, the prior's (sorted kinds) first, then the plans."""
     found = [tuple(sorted(prior))]
-    for weight in (None, POINT_SHY_WEIGHT, POINT_FREE_WEIGHT):
-        plans = burial_plans(view) if weight is None else burial_plans(view, weight)
-        for _, cards in plans:
+    for weight in (POINT_WEIGHT, POINT_SHY_WEIGHT, POINT_FREE_WEIGHT):
+        for _, cards in burial_plans(view, weight):
             burial = tuple(sorted(cards))
             if burial not in found:
                 found.append(burial)
