@@ -1,6 +1,7 @@
 """Make any participant by name: a rule bot (``random``, ``greedy``, ``expert``), a checkpoint path,
 a search over either (``search`` = ``search:expert``, ``search:checkpoints/x.pt``), a critic
-(``critic:<checkpoint>``) or a split player (``phases:<player>+<bidder>``, :mod:`agents.phases`).
+(``critic:<checkpoint>``), a network burying whole planned burials (``plans:<checkpoint>``) or a split
+player (``phases:<player>+<bidder>``, :mod:`agents.phases`).
 
 Checkpoints are loaded by the function :data:`CHECKPOINT_LOADERS` names for
 their file suffix, imported on first use: evaluation, the environment and user
@@ -24,6 +25,9 @@ SEARCH = "search"
 _SEARCH_DEFAULTS: dict[str, Any] = {}
 CRITIC = "critic"
 """``critic:<checkpoint>``: ExpertAgent whose plays the checkpoint may overrule (:mod:`agents.dmc.critic`)."""
+PLANS = "plans"
+"""``plans:<checkpoint>``: the network alone, burying the better by its ``V(s)`` of its own burial and the expert
+planner's whole burial (:class:`agents.dmc.agent.DMCAgent`, ``burial="plans"``)."""
 
 CheckpointLoader = Callable[[str, int | None], Agent]
 CHECKPOINT_LOADERS: dict[str, str] = {".pt": "agents.dmc.agent:load_dmc_agent"}
@@ -62,11 +66,16 @@ def critic_network(name: str) -> str | None:
     return name[len(CRITIC) + 1:] if name.startswith(CRITIC + ":") else None
 
 
+def plans_network(name: str) -> str | None:
+    """The checkpoint of a planned-burial name (``plans:<checkpoint>``), or ``None`` for any other name."""
+    return name[len(PLANS) + 1:] if name.startswith(PLANS + ":") else None
+
+
 def is_checkpoint(name: str) -> bool:
     """True when ``name`` looks like a checkpoint path rather than a bot name (or a search or critic over one)."""
     if name.startswith(PHASES + ":"):
         return False  # two players, each named on its own (checkpoint_paths)
-    inner = search_prior(name) or critic_network(name)
+    inner = search_prior(name) or critic_network(name) or plans_network(name)
     if inner is not None:
         return is_checkpoint(inner)
     return name not in BOTS and ("/" in name or "." in name)
@@ -79,7 +88,7 @@ def checkpoint_paths(name: str) -> list[str]:
     if parts is not None:
         return sorted(set(checkpoint_paths(parts[0]) + checkpoint_paths(parts[1])))
     path = search_prior(name) or name
-    path = critic_network(path) or path
+    path = critic_network(path) or plans_network(path) or path
     return [path] if is_checkpoint(path) and os.path.isfile(path) else []
 
 
@@ -111,6 +120,13 @@ def make_agent(name_or_path: str, seed: int | None = None, search: Mapping[str, 
         if agent is None or not hasattr(agent, "play_values"):
             raise ValueError(f"a critic needs a checkpoint of the play action mode, got {name_or_path!r}")
         return CriticAgent(BOTS["expert"](seed), agent)
+    network = plans_network(name_or_path)
+    if network is not None:
+        from agents.dmc.agent import DMCAgent
+
+        if not network.endswith(".pt"):
+            raise ValueError(f"{PLANS}: needs a network checkpoint (.pt) of the play action mode, got {name_or_path!r}")
+        return DMCAgent.from_checkpoint(network, seed, burial="plans")
     if name_or_path in BOTS:
         return BOTS[name_or_path](seed)
     loader = checkpoint_loader(name_or_path)
@@ -121,5 +137,5 @@ def make_agent(name_or_path: str, seed: int | None = None, search: Mapping[str, 
         raise ValueError(f"no checkpoint loader for {name_or_path!r} (known suffixes: {known}; "
                          "see agents.registry.CHECKPOINT_LOADERS)")
     raise ValueError(f"unknown agent {name_or_path!r}: choose one of {', '.join(sorted(BOTS))}, {SEARCH}, "
-                     f"{SEARCH}:<bot or checkpoint>, {CRITIC}:<checkpoint>, {PHASES}:<player>+<bidder> or a "
-                     "checkpoint path (e.g. checkpoints/model.pt)")
+                     f"{SEARCH}:<bot or checkpoint>, {CRITIC}:<checkpoint>, {PLANS}:<checkpoint>, "
+                     f"{PHASES}:<player>+<bidder> or a checkpoint path (e.g. checkpoints/model.pt)")

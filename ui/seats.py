@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from agents.base import Agent
-from agents.registry import SEARCH, critic_network, make_agent, search_prior
+from agents.registry import SEARCH, critic_network, make_agent, plans_network, search_prior
 from env.core.registry import ruleset_from_config
 from env.core.ruleset import RuleSet
 
@@ -84,8 +84,9 @@ def card_level_diffs(card: dict, file_name: str) -> dict[str, tuple[float, float
 
 
 def _wraps_another(spec: str) -> bool:
-    """Whether a participant spec is an agent built around another (``critic:<checkpoint>``, ``search:<prior>``)."""
-    return spec != SEARCH and (search_prior(spec) or critic_network(spec)) is not None
+    """Whether a participant spec is an agent built around another (``critic:<checkpoint>``, ``search:<prior>``,
+    ``plans:<checkpoint>``)."""
+    return spec != SEARCH and (search_prior(spec) or critic_network(spec) or plans_network(spec)) is not None
 
 
 def beats_in_card(checkpoint: Path, opponent: str) -> bool:
@@ -154,7 +155,7 @@ def display_name(spec: str) -> str:
     if spec == HUMAN:
         return "human"
     wrapper, colon, inner = spec.partition(":")
-    if colon and (search_prior(spec) or critic_network(spec)) is not None:  # search:<prior>, critic:<checkpoint>
+    if colon and _wraps_another(spec):  # search:<prior>, critic:<checkpoint>, plans:<checkpoint>
         return f"{wrapper}:{display_name(inner)}"
     if "/" in spec or spec.endswith(".pt"):
         return Path(spec).stem

@@ -5,7 +5,13 @@ exactly as the environment does (same masks, same observation encoder, from
 its :class:`PlayerView`), scoring every allowed step with the Q-network. In
 the ``play`` mode it scores the learner's whole-play candidates
 (:func:`agents.dmc.plays.decision_candidates`) in one forward pass per
-decision; bids and kitty picks are card steps in both modes. A checkpoint
+decision; bids and kitty picks are card steps in both modes. With
+``burial="plans"`` (the participant ``plans:<checkpoint>``) the agent also
+values whole burials: its own, picked card by card, and the expert planner's
+(:func:`agents.bots.expert_setup.choose_burial`), each by the network's
+``V(s)`` at the first lead after it (:func:`env.standard.view.view_after_burial`),
+and buries the one valued higher: cards picked one at a time keep a plan's cost
+without its gain (benchmarks/RESULTS.md). A checkpoint
 plays its own rule set through the policy its learner gives
 (:meth:`agents.dmc.learner_rules.LearnerRules.network_policy`: the standard
 game's decisions through this class's methods; 刮风's
@@ -30,6 +36,7 @@ import numpy as np
 import torch
 
 from agents.base import Agent
+from agents.bots.expert_setup import choose_burial
 from agents.dmc.inference import acting_q_values
 from agents.dmc.learner_rules import card_step_table, decision_candidates, decision_phase, learner_rules, play_rows
 from agents.dmc.models import PHASE_PLAY
@@ -38,7 +45,11 @@ from agents.selfplay.config import RunConfig
 from env.core.actions import PASS, STOP, card_mask
 from env.standard.actions import PlayComposer, action_bid, bid_mask, composer_for
 from env.standard.bidding import Bid
-from env.standard.view import PlayerView
+from env.standard.view import PlayerView, view_after_burial
+
+BURIALS = ("cards", "plans")
+"""How the agent buries: ``cards`` (one card step at a time) or ``plans`` (the better by ``V`` of that and
+the expert planner's whole burial)."""
 
 
 class DMCAgent(Agent):
@@ -46,10 +57,17 @@ class DMCAgent(Agent):
 
     name = "dmc"
 
-    def __init__(self, model: torch.nn.Module, run: RunConfig, epsilon: float = 0.0, seed: int | None = None):
+    def __init__(self, model: torch.nn.Module, run: RunConfig, epsilon: float = 0.0, seed: int | None = None,
+                 burial: str = "cards"):
+        if burial not in BURIALS:
+            raise ValueError(f"unknown burial {burial!r}: choose one of {', '.join(BURIALS)}")
         self.model = model.eval()
         self.run = run
         self.epsilon = epsilon
+        self.burial = burial
+        if burial == "plans" and not self.has_value_head:
+            raise ValueError("burial='plans' values whole burials with V(s): the network has no value head "
+                             "(model.value_head: false)")
         self.rng = random.Random(seed)
         # The observation of the rules the network was trained under (RULES.md 9 options add a block;
         # 刮风 has its own).
@@ -57,11 +75,12 @@ class DMCAgent(Agent):
         self._policy = None
 
     @classmethod
-    def from_checkpoint(cls, path: str | Path, seed: int | None = None, epsilon: float = 0.0) -> DMCAgent:
+    def from_checkpoint(cls, path: str | Path, seed: int | None = None, epsilon: float = 0.0,
+                        burial: str = "cards") -> DMCAgent:
         """Load a checkpoint file (validated, ``weights_only=True``)."""
         model, run = model_from_checkpoint(load_checkpoint(path))
-        agent = cls(model, run, epsilon, seed)
-        agent.name = Path(path).stem
+        agent = cls(model, run, epsilon, seed, burial)
+        agent.name = Path(path).stem if burial == "cards" else f"{burial}:{Path(path).stem}"
         return agent
 
     def reset(self, seed: int | None = None) -> None:
@@ -228,7 +247,14 @@ class DMCAgent(Agent):
         return list(composer.picked)
 
     def bury(self, view: PlayerView) -> list[int]:
-        return self._compose(view, composer_for(view))
+        own = self._compose(view, composer_for(view))
+        if self.burial == "cards" or view.seat != view.dealer or view.ruleset.chaodipi:
+            return own  # a 炒地皮 re-bid round follows the burial: its first lead is not known
+        planned = choose_burial(view)
+        if sorted(planned) == sorted(own):
+            return own
+        values = self.state_values([view_after_burial(view, own), view_after_burial(view, planned)])
+        return list(planned) if values[1] > values[0] else own
 
     def play(self, view: PlayerView) -> tuple[int, ...]:
         if self.run.action_mode == "play":

@@ -3,6 +3,13 @@
     python -m agents.selfplay.export outputs/train/cpu60/run/checkpoints/latest.pt checkpoints/dmc_cpu60.pt \
         --evaluation outputs/evaluate/.../results.json
 
+With ``--average SNAPSHOT`` (repeatable) the released weights are the mean of
+the source's and the snapshots' (:mod:`agents.selfplay.averaging`), e.g. the
+last snapshots of a run at a low learning rate:
+
+    python -m agents.selfplay.export run/checkpoints/latest.pt checkpoints/x.pt \
+        --average run/checkpoints/snapshots/frames_000012000000.pt --average ...
+
 The released file is a regular checkpoint without the optimizer state (smaller,
 still loadable by :func:`agents.selfplay.checkpoint.load_checkpoint` and by path in
 ``evaluate.py`` / ``play.py``). The card (same name, ``.json``) records the
@@ -16,14 +23,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-from agents.selfplay.checkpoint import load_checkpoint, model_from_checkpoint, save_checkpoint
+from agents.selfplay.averaging import average_checkpoints
+from agents.selfplay.checkpoint import save_checkpoint
 
 
 def export(source: Path, target: Path, evaluation: dict[str, Any] | None = None,
-           notes: str = "") -> dict[str, Any]:
-    """Write the weights-only checkpoint and its card; returns the card."""
-    state = load_checkpoint(source)
-    model, _ = model_from_checkpoint(state)
+           notes: str = "", average: list[Path] | None = None) -> dict[str, Any]:
+    """Write the weights-only checkpoint and its card (the mean of the source's and ``average``'s weights when
+    given, with the counters of the one with the most frames); returns the card."""
+    model, state = average_checkpoints([source, *(average or [])])
     save_checkpoint(target, model=model, optimizer=None, config=state["config"], counters=state["counters"],
                     rng=state.get("rng"))
     card = {
@@ -35,6 +43,7 @@ def export(source: Path, target: Path, evaluation: dict[str, Any] | None = None,
         "train_minutes": round(float(state["counters"].get("train_seconds", 0.0)) / 60, 1),
         "parameters": sum(p.numel() for p in model.parameters()),
         "config": state["config"],
+        "averaged": [str(path) for path in [source, *average]] if average else [],
         "evaluation": evaluation or {},
         "notes": notes,
     }
@@ -49,9 +58,15 @@ def main() -> None:
     parser.add_argument("--evaluation", type=Path, action="append", default=[],
                         help="an evaluate.py results.json to record on the card (repeatable)")
     parser.add_argument("--notes", default="", help="free text for the card")
+    parser.add_argument("--average", type=Path, action="append", default=[],
+                        help="a checkpoint of the same network whose weights are averaged with the source's "
+                             "(repeatable; e.g. the run's last snapshots)")
     args = parser.parse_args()
     evaluation = {path.parent.name: json.loads(path.read_text()) for path in args.evaluation}
-    card = export(args.source, args.target, evaluation, args.notes)
+    try:
+        card = export(args.source, args.target, evaluation, args.notes, args.average)
+    except (ValueError, OSError) as error:
+        parser.exit(2, f"export: {error}\n")
     print(f"wrote {args.target} and {args.target.with_suffix('.json')} ({card['frames']} frames)")
 
 

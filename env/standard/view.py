@@ -8,7 +8,8 @@ environment's encoder and the user interfaces all read the game through it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from env.core.hand_base import TrickRecord
 from env.core.moves import MoveList
@@ -161,3 +162,30 @@ def view_of(hand: Hand, seat: int) -> PlayerView:
         return_to=hand.return_to() if hand.phase == Phase.TRIBUTE_RETURN else None,
     )
 
+
+
+def view_after_burial(view: PlayerView, burial: Sequence[int]) -> PlayerView:
+    """The burier's own view at the first lead after burying ``burial`` (kinds) from ``view`` at the kitty.
+
+    Everything in it is the burier's to know, so an agent can value whole burials
+    before it buries one. It is the view :meth:`Hand.bury` leads to: the dealer
+    leads the first trick (RULES.md 6) and sees the kitty it buried. A 炒地皮 table
+    (a re-bid round follows the burial), another phase or seat than the dealer's at
+    the kitty, a burial of another size or of cards not held raise ``ValueError``.
+    """
+    if view.phase != Phase.KITTY or view.seat != view.dealer or view.to_act != view.seat:
+        raise ValueError("a view after the burial is built for the dealer at the kitty")
+    if view.ruleset.chaodipi:
+        raise ValueError("a 炒地皮 table re-bids after the burial: the first lead is not known")
+    kitty_size = view.ruleset.layout.kitty_size
+    if len(burial) != kitty_size:
+        raise ValueError(f"the kitty takes exactly {kitty_size} cards, got {len(burial)}")
+    hand = list(view.hand)
+    for kind in burial:
+        if not 0 <= kind < len(hand) or hand[kind] == 0:
+            raise ValueError(f"card kind {kind} is not in the burier's hand")
+        hand[kind] -= 1
+    sizes = list(view.hand_sizes)
+    sizes[view.seat] -= kitty_size
+    return replace(view, phase=Phase.PLAY, to_act=view.dealer, hand=tuple(hand), hand_sizes=tuple(sizes),
+                   kitty=tuple(sorted(burial)), leader=view.dealer, buried_by=view.seat)
