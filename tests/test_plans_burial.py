@@ -10,26 +10,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agents.bots.expert import ExpertAgent
 from agents.bots.expert_setup import choose_burial
 from agents.dmc.agent import DMCAgent
 from agents.registry import PLANS, checkpoint_paths, is_checkpoint, make_agent, plans_network
-from env.core.registry import make_ruleset
-from env.standard.hand import Hand, Phase
 from env.standard.view import view_after_burial, view_of
+from tests.test_search_burial import _at_burial
 from ui.seats import display_name
 
 NETWORK = "checkpoints/dmc_play_cpu76.pt"
-
-
-def _at_burial(seed: int, **options) -> Hand:
-    """A hand dealt from ``seed`` and bid by experts, at the dealer's burial."""
-    hand = make_ruleset("standard", options).new_hand(seed)
-    bots = [ExpertAgent(seat) for seat in range(4)]
-    while hand.phase != Phase.KITTY:
-        seat = hand.current_player
-        hand.act(seat, bots[seat].act(view_of(hand, seat)))
-    return hand
 
 
 @pytest.fixture(scope="module")
