@@ -50,7 +50,7 @@ def test_another_network_is_refused_with_the_setting_named(tmp_path):
     config = copy.deepcopy(load_checkpoint(NETWORK)["config"])
     config["model"]["obs_hidden"] = [64]
     other = _shifted(tmp_path, "other.pt", 0.0, 50, config)
-    with pytest.raises(CheckpointError, match="another network.*model"):
+    with pytest.raises(CheckpointError, match=r"another network.*model"):
         average_checkpoints([NETWORK, other])
     with pytest.raises(ValueError, match="at least one"):
         average_checkpoints([])
