@@ -3,6 +3,7 @@ what a room does when a person leaves; seat labels that keep their ``search:`` /
 
 from __future__ import annotations
 
+import json
 import time
 import warnings
 from collections import Counter
@@ -120,10 +121,28 @@ def test_the_lobby_sets_the_ai_speed(client: TestClient) -> None:
         assert response.status_code == 400 and next(iter(body)) in response.json()["detail"]
 
 
+def _receive_json(ws, timeout: float) -> dict:
+    """The socket's next message, failing after ``timeout`` seconds: a message that never comes must fail
+    the test, not hang the suite (the test client's own receive waits for ever)."""
+    import anyio
+
+    async def bounded():
+        with anyio.fail_after(timeout):
+            return await ws._send_rx.receive()
+
+    try:
+        message = ws.portal.call(bounded)
+    except TimeoutError:
+        pytest.fail(f"no message from the server in {timeout:.0f} s")
+    assert message["type"] == "websocket.send", message  # not a close
+    return json.loads(message["text"])
+
+
 def _wait_for(ws, predicate, timeout: float = 20.0) -> dict:
     deadline = time.monotonic() + timeout
     while True:
-        state = ws.receive_json()
+        state = _receive_json(ws, max(0.1, deadline - time.monotonic()))
+        assert state.get("type") != "error", state  # an AI move that failed stops the table
         if state.get("type") == "state" and predicate(state):
             return state
         assert time.monotonic() < deadline, state
@@ -155,6 +174,36 @@ def test_a_seat_whose_person_left_is_played_by_an_ai_or_waits_and_comes_back(cli
             if mine["your_turn"]:
                 time.sleep(0.5)  # the stand-in has stopped: the turn stays with the person
                 assert held.session.to_act == 0 and not held.state_for(0)["seats"][0]["away"]
+
+
+def test_a_stand_in_that_was_thinking_when_the_person_came_back_does_not_move(client: TestClient) -> None:
+    """The person returns while the stand-in is choosing their move: the move is dropped, the turn is theirs."""
+    import threading
+
+    room = _room(client, seats=["human", "greedy", "greedy", "greedy"], seed=5, episode="hand", away="ai")
+    game, token = room["id"], room["links"][0]["token"]
+    held = client.app.state.games[game]
+    with client.websocket_connect(f"/ws/{game}?token={token}") as person:
+        _wait_for(person, lambda s: s["your_turn"])
+    thinking, release = threading.Event(), threading.Event()
+    real_hint = held.session.hint
+
+    def slow_hint(seat):
+        thinking.set()
+        assert release.wait(20), "the test never released the stand-in"
+        return real_hint(seat)
+
+    held.session.hint = slow_hint
+    with client.websocket_connect(f"/ws/{game}") as watcher:  # the table goes on: the stand-in is due
+        _receive_json(watcher, 20)
+        assert thinking.wait(20), "the stand-in never started"
+        decisions = len(held.session.hand.decisions)
+        with client.websocket_connect(f"/ws/{game}?token={token}") as person:  # back while it thinks
+            assert _wait_for(person, lambda s: s["you"] == 0)["your_turn"]
+            release.set()
+            time.sleep(0.5)
+            assert held.session.to_act == 0 and len(held.session.hand.decisions) == decisions
+            assert not held.state_for(0)["seats"][0]["away"]
 
 
 def test_seat_labels_keep_the_search_and_critic_prefixes() -> None:

@@ -282,6 +282,8 @@ class WebGame:
                                 continue
                             seat = self.session.to_act
                             decision = await asyncio.to_thread(self.session.hint, seat)
+                            if self._stand_in_wait() is None:  # the person came back while it thought:
+                                continue                       # the turn stays theirs
                             self.session.apply_for_person(seat, decision)
                         else:
                             # A search thinks for a while: off the event loop, so other games go on.
