@@ -125,7 +125,7 @@ def make_agent(name_or_path: str, seed: int | None = None, search: Mapping[str, 
         from agents.dmc.agent import DMCAgent
 
         if not network.endswith(".pt"):
-            raise ValueError(f"{PLANS}: needs a network checkpoint (.pt) of the play action mode, got {name_or_path!r}")
+            raise ValueError(f"{PLANS}: needs a network checkpoint (.pt), got {name_or_path!r}")
         return DMCAgent.from_checkpoint(network, seed, burial="plans")
     if name_or_path in BOTS:
         return BOTS[name_or_path](seed)
