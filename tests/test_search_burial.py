@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 from agents.bots.expert import ExpertAgent
 from agents.bots.expert_setup import burial_plans, choose_burial
 from agents.search import SearchAgent, SearchConfig, World, WorldSampler
-from agents.search.burials import burial_candidates, burial_search_refusal
+from agents.search.burials import burial_candidates
 from agents.search.worlds import burial_hand, inconsistency
 from env.core.cards import NUM_KINDS
 from env.core.registry import make_ruleset
 from env.standard.hand import Hand, Phase
-from env.standard.view import view_of
+from env.standard.view import first_lead_refusal, view_of
 
 BURY = SearchConfig(time_budget=30.0, worlds=2, screen_worlds=2, max_candidates=2, burial_worlds=4,
                     burial_candidates=4, burial_time=60.0)
@@ -144,10 +144,10 @@ def test_without_burial_worlds_or_under_chaodipi_the_prior_buries():
     assert sorted(off.bury(view)) == sorted(choose_burial(view)) and not off.last.searched
     rebid = _at_burial(3, chaodipi=True)
     view = view_of(rebid, rebid.current_player)
-    assert "炒地皮" in burial_search_refusal(view)
+    assert "炒地皮" in first_lead_refusal(view)
     agent = SearchAgent(ExpertAgent(view.seat), BURY, seed=1)
     assert sorted(agent.bury(view)) == sorted(choose_burial(view)) and not agent.last.searched
-    assert burial_search_refusal(view_of(_at_burial(3), 0 if view.seat else 1)) is not None
+    assert first_lead_refusal(view_of(_at_burial(3), 0 if view.seat else 1)) is not None
 
 
 @pytest.mark.parametrize("option, value", [("burial_worlds", -1), ("burial_worlds", 1.5), ("burial_candidates", 0),

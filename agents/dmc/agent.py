@@ -45,7 +45,7 @@ from agents.selfplay.config import RunConfig
 from env.core.actions import PASS, STOP, card_mask
 from env.standard.actions import PlayComposer, action_bid, bid_mask, composer_for
 from env.standard.bidding import Bid
-from env.standard.view import PlayerView, view_after_burial
+from env.standard.view import PlayerView, first_lead_refusal, view_after_burial
 
 BURIALS = ("cards", "plans")
 """How the agent buries: ``cards`` (one card step at a time) or ``plans`` (the better by ``V`` of that and
@@ -248,8 +248,8 @@ class DMCAgent(Agent):
 
     def bury(self, view: PlayerView) -> list[int]:
         own = self._compose(view, composer_for(view))
-        if self.burial == "cards" or view.seat != view.dealer or view.ruleset.chaodipi:
-            return own  # a 炒地皮 re-bid round follows the burial: its first lead is not known
+        if self.burial == "cards" or first_lead_refusal(view) is not None:
+            return own
         planned = choose_burial(view)
         if sorted(planned) == sorted(own):
             return own

@@ -47,13 +47,13 @@ from typing import Any
 
 from agents.base import Agent
 from agents.bots import BOTS
-from agents.search.burials import burial_candidates, burial_search_refusal
+from agents.search.burials import burial_candidates
 from agents.search.candidates import candidate_plays
 from agents.search.inference import INFERENCE_POLICIES, InferenceSampler
 from agents.search.rollouts import Rollouts
 from agents.search.worlds import World, WorldSampler
 from env.standard.bidding import Bid
-from env.standard.view import PlayerView
+from env.standard.view import PlayerView, first_lead_refusal
 
 ROLLOUT_POLICIES = ("expert", "greedy", "random", "prior", "network")
 CANDIDATE_ORDERS = ("ideas", "network")
@@ -273,7 +273,7 @@ class SearchAgent(Agent):
         (:mod:`agents.search.burials`) played out in worlds sampled at the burial, compared as plays are."""
         cfg = self.config
         prior = tuple(sorted(self.prior.bury(view)))
-        if not cfg.burial_worlds or burial_search_refusal(view) is not None:
+        if not cfg.burial_worlds or first_lead_refusal(view) is not None:
             return list(prior)
         start = time.perf_counter()
         candidates = burial_candidates(view, prior, cfg.burial_candidates)

@@ -22,29 +22,12 @@ Burials are sorted tuples of kinds, as the search's plays are.
 from __future__ import annotations
 
 from agents.bots.expert_setup import POINT_WEIGHT, burial_plans
-from env.standard.hand import Phase
 from env.standard.view import PlayerView
 
 POINT_SHY_WEIGHT = 10.0
 """The price of a buried point in the point-shy plans (the expert's own is 2)."""
 POINT_FREE_WEIGHT = 0.0
 """The price of a buried point in the point-free plans."""
-
-
-def burial_search_refusal(view: PlayerView) -> str | None:
-    """Why the search leaves this burial to its prior, or ``None`` when it can compare burials here.
-
-    The search builds the position after the burial as the dealer's first lead, so it
-    searches the dealer's burial at a table without 炒地皮 (whose re-bid round, and
-    re-burial by another seat, it does not model).
-    """
-    if view.phase != Phase.KITTY:
-        return f"no burial in phase {view.phase.value}"
-    if view.seat != view.dealer:
-        return "the burier is not the dealer (a 炒地皮 re-bid)"
-    if getattr(view.ruleset, "chaodipi", False):
-        return "炒地皮 re-bids after the burial are not modelled"
-    return None
 
 
 def burial_candidates(view: PlayerView, prior: tuple[int, ...], limit: int) -> list[tuple[int, ...]]:

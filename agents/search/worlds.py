@@ -43,7 +43,7 @@ from agents.bots.card_tracker import CardTracker
 from env.core.cards import CARD_NAMES, NUM_KINDS
 from env.core.suits import EFFECTIVE_SUIT_NAMES
 from env.standard.hand import NUM_PLAYERS, Hand, Phase
-from env.standard.view import PlayerView
+from env.standard.view import PlayerView, first_lead_refusal
 
 KITTY = NUM_PLAYERS
 """Place index of the kitty (places 0..3 are the seats)."""
@@ -247,8 +247,9 @@ def burial_hand(view: PlayerView, world: World, burial: tuple[int, ...]) -> Hand
     """The engine's :class:`Hand` at the first lead after the burier of ``view`` buries ``burial`` in
     ``world`` (a world sampled at the burial: the other hands dealt, no kitty yet). The burier must be the
     dealer, who leads the first trick (RULES.md 6); a 炒地皮 re-bid round is not modelled."""
-    if view.phase != Phase.KITTY or view.seat != view.dealer:
-        raise ValueError("a burial's position is built for the dealer burying the kitty")
+    refusal = first_lead_refusal(view)
+    if refusal is not None:
+        raise ValueError(refusal)
     hands = [list(h) for h in world.hands]
     for k in burial:
         hands[view.seat][k] -= 1

@@ -163,20 +163,31 @@ def view_of(hand: Hand, seat: int) -> PlayerView:
     )
 
 
+def first_lead_refusal(view: PlayerView) -> str | None:
+    """Why the position at the first lead after this view's burial cannot be known yet, or ``None`` when it
+    can: only the dealer burying at the kitty leads next (RULES.md 6), and not at a 炒地皮 table, where a
+    re-bid round (and perhaps another burier) follows the burial."""
+    if view.phase != Phase.KITTY:
+        return f"no burial in phase {view.phase.value}"
+    if view.seat != view.dealer or view.to_act != view.seat:
+        return "the burier is not the dealer (a 炒地皮 re-bid)"
+    if view.ruleset.chaodipi:
+        return "a 炒地皮 re-bid round follows the burial: the first lead is not known"
+    return None
+
 
 def view_after_burial(view: PlayerView, burial: Sequence[int]) -> PlayerView:
     """The burier's own view at the first lead after burying ``burial`` (kinds) from ``view`` at the kitty.
 
     Everything in it is the burier's to know, so an agent can value whole burials
     before it buries one. It is the view :meth:`Hand.bury` leads to: the dealer
-    leads the first trick (RULES.md 6) and sees the kitty it buried. A 炒地皮 table
-    (a re-bid round follows the burial), another phase or seat than the dealer's at
-    the kitty, a burial of another size or of cards not held raise ``ValueError``.
+    leads the first trick (RULES.md 6) and sees the kitty it buried. Where the first
+    lead is not known (:func:`first_lead_refusal`), and for a burial of another size
+    or of cards not held, it raises ``ValueError``.
     """
-    if view.phase != Phase.KITTY or view.seat != view.dealer or view.to_act != view.seat:
-        raise ValueError("a view after the burial is built for the dealer at the kitty")
-    if view.ruleset.chaodipi:
-        raise ValueError("a 炒地皮 table re-bids after the burial: the first lead is not known")
+    refusal = first_lead_refusal(view)
+    if refusal is not None:
+        raise ValueError(refusal)
     kitty_size = view.ruleset.layout.kitty_size
     if len(burial) != kitty_size:
         raise ValueError(f"the kitty takes exactly {kitty_size} cards, got {len(burial)}")
