@@ -71,11 +71,17 @@ def plans_network(name: str) -> str | None:
     return name[len(PLANS) + 1:] if name.startswith(PLANS + ":") else None
 
 
+def wrapped_participant(name: str) -> str | None:
+    """The participant a wrapper's name is built around (a search's prior, ``search`` = ``expert``; a critic's
+    or a planned burial's network), or ``None`` for any other name."""
+    return search_prior(name) or critic_network(name) or plans_network(name)
+
+
 def is_checkpoint(name: str) -> bool:
-    """True when ``name`` looks like a checkpoint path rather than a bot name (or a search or critic over one)."""
+    """True when ``name`` looks like a checkpoint path rather than a bot name (or a wrapper over one)."""
     if name.startswith(PHASES + ":"):
         return False  # two players, each named on its own (checkpoint_paths)
-    inner = search_prior(name) or critic_network(name) or plans_network(name)
+    inner = wrapped_participant(name)
     if inner is not None:
         return is_checkpoint(inner)
     return name not in BOTS and ("/" in name or "." in name)
@@ -87,9 +93,10 @@ def checkpoint_paths(name: str) -> list[str]:
     parts = phase_parts(name)
     if parts is not None:
         return sorted(set(checkpoint_paths(parts[0]) + checkpoint_paths(parts[1])))
-    path = search_prior(name) or name
-    path = critic_network(path) or plans_network(path) or path
-    return [path] if is_checkpoint(path) and os.path.isfile(path) else []
+    inner = wrapped_participant(name)
+    if inner is not None:
+        return checkpoint_paths(inner)
+    return [name] if is_checkpoint(name) and os.path.isfile(name) else []
 
 
 def make_agent(name_or_path: str, seed: int | None = None, search: Mapping[str, Any] | None = None) -> Agent:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from agents.base import Agent
-from agents.registry import SEARCH, critic_network, make_agent, plans_network, search_prior
+from agents.registry import SEARCH, make_agent, wrapped_participant
 from env.core.registry import ruleset_from_config
 from env.core.ruleset import RuleSet
 
@@ -86,7 +86,7 @@ def card_level_diffs(card: dict, file_name: str) -> dict[str, tuple[float, float
 def _wraps_another(spec: str) -> bool:
     """Whether a participant spec is an agent built around another (``critic:<checkpoint>``, ``search:<prior>``,
     ``plans:<checkpoint>``)."""
-    return spec != SEARCH and (search_prior(spec) or critic_network(spec) or plans_network(spec)) is not None
+    return spec != SEARCH and wrapped_participant(spec) is not None
 
 
 def beats_in_card(checkpoint: Path, opponent: str) -> bool:
