@@ -1,6 +1,7 @@
 """Make any participant by name: a rule bot (``random``, ``greedy``, ``expert``), a checkpoint path,
 a search over either (``search`` = ``search:expert``, ``search:checkpoints/x.pt``), a critic
-(``critic:<checkpoint>``), a network burying whole planned burials (``plans:<checkpoint>``) or a split
+(``critic:<checkpoint>``), a network burying whole planned burials (``plans:<checkpoint>``), a network
+averaged over the plain suits' renamings (``relabel:<network>``) or a split
 player (``phases:<player>+<bidder>``, :mod:`agents.phases`).
 
 Checkpoints are loaded by the function :data:`CHECKPOINT_LOADERS` names for
@@ -28,6 +29,12 @@ CRITIC = "critic"
 PLANS = "plans"
 """``plans:<checkpoint>``: the network alone, burying the better by its ``V(s)`` of its own burial and the expert
 planner's whole burial (:class:`agents.dmc.agent.DMCAgent`, ``burial="plans"``)."""
+
+RELABEL = "relabel"
+"""``relabel:<network>``: the network (a checkpoint or ``plans:<checkpoint>``) with its ``Q`` averaged over
+:data:`RELABELINGS` renamings of the plain suits at the burial and in the play (:mod:`agents.dmc.relabel`)."""
+RELABELINGS = 6
+"""Suit renamings a ``relabel:`` network averages over: all six that keep a trump suit."""
 
 CheckpointLoader = Callable[[str, int | None], Agent]
 CHECKPOINT_LOADERS: dict[str, str] = {".pt": "agents.dmc.agent:load_dmc_agent"}
@@ -71,10 +78,15 @@ def plans_network(name: str) -> str | None:
     return name[len(PLANS) + 1:] if name.startswith(PLANS + ":") else None
 
 
+def relabel_network(name: str) -> str | None:
+    """The network of a renamed-suits name (``relabel:<network>``), or ``None`` for any other name."""
+    return name[len(RELABEL) + 1:] if name.startswith(RELABEL + ":") else None
+
+
 def wrapped_participant(name: str) -> str | None:
-    """The participant a wrapper's name is built around (a search's prior, ``search`` = ``expert``; a critic's
-    or a planned burial's network), or ``None`` for any other name."""
-    return search_prior(name) or critic_network(name) or plans_network(name)
+    """The participant a wrapper's name is built around (a search's prior, ``search`` = ``expert``; a critic's,
+    a planned burial's or a renamed-suits network), or ``None`` for any other name."""
+    return search_prior(name) or critic_network(name) or plans_network(name) or relabel_network(name)
 
 
 def is_checkpoint(name: str) -> bool:
@@ -107,6 +119,16 @@ def make_agent(name_or_path: str, seed: int | None = None, search: Mapping[str, 
     Raises ``ValueError`` for an unknown name (listing the choices), for a
     checkpoint whose suffix has no loader and for bad search options.
     """
+    network = relabel_network(name_or_path)
+    if network is not None:
+        from agents.dmc.agent import DMCAgent
+
+        path = plans_network(network) or network
+        if not path.endswith(".pt") or wrapped_participant(path) is not None:
+            raise ValueError(f"{RELABEL}: needs a network checkpoint (.pt) or {PLANS}:<checkpoint>, "
+                             f"got {name_or_path!r}")
+        return DMCAgent.from_checkpoint(path, seed, burial="plans" if path != network else "cards",
+                                        relabel=RELABELINGS)
     parts = phase_parts(name_or_path)
     if parts is not None:
         return PhaseSplitAgent(make_agent(parts[0], seed, search), make_agent(parts[1], seed, search))
@@ -145,4 +167,5 @@ def make_agent(name_or_path: str, seed: int | None = None, search: Mapping[str, 
                          "see agents.registry.CHECKPOINT_LOADERS)")
     raise ValueError(f"unknown agent {name_or_path!r}: choose one of {', '.join(sorted(BOTS))}, {SEARCH}, "
                      f"{SEARCH}:<bot or checkpoint>, {CRITIC}:<checkpoint>, {PLANS}:<checkpoint>, "
-                     f"{PHASES}:<player>+<bidder> or a checkpoint path (e.g. checkpoints/model.pt)")
+                     f"{RELABEL}:<checkpoint or {PLANS}:checkpoint>, {PHASES}:<player>+<bidder> "
+                     "or a checkpoint path (e.g. checkpoints/model.pt)")

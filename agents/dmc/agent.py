@@ -53,18 +53,26 @@ the expert planner's whole burial)."""
 
 
 class DMCAgent(Agent):
-    """Plays with a Q-network; ``epsilon`` > 0 adds exploration (uniform over allowed steps)."""
+    """Plays with a Q-network; ``epsilon`` > 0 adds exploration (uniform over allowed steps); ``relabel`` > 1
+    averages each decision's ``Q`` over up to that many renamings of the position that keep its value (the
+    plain suits', :mod:`agents.dmc.relabel`), in the same forward pass."""
 
     name = "dmc"
 
     def __init__(self, model: torch.nn.Module, run: RunConfig, epsilon: float = 0.0, seed: int | None = None,
-                 burial: str = "cards"):
+                 burial: str = "cards", relabel: int = 1):
         if burial not in BURIALS:
             raise ValueError(f"unknown burial {burial!r}: choose one of {', '.join(BURIALS)}")
         self.model = model.eval()
         self.run = run
         self.epsilon = epsilon
         self.burial = burial
+        if not isinstance(relabel, int) or relabel < 1:
+            raise ValueError(f"relabel counts the suit renamings averaged over (1: none), got {relabel!r}")
+        if relabel > 1 and not learner_rules(run.rules).has_renamings:
+            raise ValueError(f"relabel={relabel}: the {run.rules.name!r} rule set names no renamings of a position "
+                             "to average over")
+        self.relabel = relabel
         if burial == "plans" and not self.has_value_head:
             raise ValueError("burial='plans' values whole burials with V(s): the network has no value head "
                              "(model.value_head: false)")
@@ -76,11 +84,13 @@ class DMCAgent(Agent):
 
     @classmethod
     def from_checkpoint(cls, path: str | Path, seed: int | None = None, epsilon: float = 0.0,
-                        burial: str = "cards") -> DMCAgent:
+                        burial: str = "cards", relabel: int = 1) -> DMCAgent:
         """Load a checkpoint file (validated, ``weights_only=True``)."""
         model, run = model_from_checkpoint(load_checkpoint(path))
-        agent = cls(model, run, epsilon, seed, burial)
+        agent = cls(model, run, epsilon, seed, burial, relabel)
         agent.name = Path(path).stem if burial == "cards" else f"{burial}:{Path(path).stem}"
+        if relabel > 1:
+            agent.name = f"relabel:{agent.name}"
         return agent
 
     def reset(self, seed: int | None = None) -> None:
@@ -116,12 +126,24 @@ class DMCAgent(Agent):
 
     @torch.no_grad()
     def _scores(self, view: Any, picked: list[int], rows: np.ndarray, phase: int) -> np.ndarray:
-        """Q of each candidate row of the seat's decision (``picked``: the cards chosen so far), one pass."""
-        obs = torch.from_numpy(self.encoder.encode(view, view.seat, picked)).unsqueeze(0)
-        history = torch.from_numpy(self.encoder.history(view, view.seat)).unsqueeze(0)
-        index = torch.zeros(len(rows), dtype=torch.long)
-        return acting_q_values(self.model, obs, history, torch.from_numpy(rows), index,
-                               torch.tensor([phase]))[0].numpy()
+        """Q of each candidate row of the seat's decision (``picked``: the cards chosen so far), one pass;
+        averaged over the position's suit renamings when the agent has ``relabel`` > 1."""
+        obs = self.encoder.encode(view, view.seat, picked)
+        history = self.encoder.history(view, view.seat)
+        renamed = None
+        if self.relabel > 1:
+            planes = self.run.rules.layout.decks if self.run.action_mode == "play" else 1
+            renamed = learner_rules(view.ruleset).renamed_inputs(view, self.run.layout, self.relabel, obs, history,
+                                                                 rows, planes)
+        if renamed is None:
+            obs, history, n = obs[None], history[None], 1
+        else:
+            obs, history, rows = renamed
+            n = len(obs)
+        index = torch.arange(n).repeat_interleave(len(rows) // n)
+        q = acting_q_values(self.model, torch.from_numpy(obs), torch.from_numpy(history), torch.from_numpy(rows),
+                            index, torch.full((n,), phase))[0].numpy()
+        return q.reshape(n, -1).mean(axis=0)
 
     def _choose(self, view: Any, mask: np.ndarray, picked: list[int]) -> int:
         legal = np.flatnonzero(mask)

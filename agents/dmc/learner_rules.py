@@ -70,6 +70,18 @@ class LearnerRules(ABC):
     def step_plan(self, decision: Any) -> list[int]:
         """A whole decision taken card step by card step (a burial; 刮风's fix or 回牌) as its steps."""
 
+    has_renamings = False
+    """Whether :meth:`renamed_inputs` may give renamings (a ``relabel`` agent of the rule set needs some)."""
+
+    def renamed_inputs(self, view: Any, layout: str, limit: int, obs: np.ndarray, history: np.ndarray,
+                       rows: np.ndarray, planes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """The network's inputs of a decision (its observation, trick history and candidate rows, whose first
+        ``planes`` slot planes hold the cards) under up to ``limit`` renamings of the position that leave its
+        value and its candidates' values unchanged, the position itself first: observations and histories
+        stacked, rows concatenated renaming by renaming. ``None`` (the default) where the rule set names
+        no such renamings at this decision."""
+        return None
+
     def network_policy(self, agent: Any) -> Any:
         """The policy a :class:`~agents.dmc.agent.DMCAgent` trained on this rule set plays it with
         (default: the standard game's decisions through the agent's own methods)."""

@@ -38,7 +38,7 @@ from agents.dmc.inference import acting_q_values
 from agents.dmc.learner_rules import decision_candidates, learner_rules, play_rows
 from agents.registry import BOTS
 from agents.selfplay.config import RunConfig
-from agents.selfplay.samples import SampleBatch, as_half, collect_finished, hand_samples
+from agents.selfplay.samples import SampleBatch, as_half, collect_finished, hand_samples, lambda_returns
 from env.core.actions import STOP
 from env.core.moves import MoveList
 from env.shengji_env import AGENTS, raw_env
@@ -66,6 +66,7 @@ class PlayTables:
 
     def __init__(self, num_tables: int, seed: int, run: RunConfig):
         self.layout = run.layout
+        self.td_lambda = run.train.td_lambda
         self.envs = [raw_env(rules=run.rules, layout=run.layout, history_len=run.history_len, reward=run.reward,
                              start=run.start) for _ in range(num_tables)]
         self.rng = random.Random(seed)
@@ -142,8 +143,10 @@ class PlayTables:
         held = self.teacher_seats[i]
         versus = [team_reward[1 - min(held) % 2]] if len(held) == 2 else []
         width = trajectory[0][2].shape[0] if trajectory else 0
+        target = None if self.td_lambda == 1.0 else \
+            lambda_returns([t[4] for t in trajectory], [t[7] for t in trajectory], team_reward, self.td_lambda)
         self._finished.append(hand_samples(
-            trajectory, team_reward, env.hand,
+            trajectory, team_reward, env.hand, target,
             cand_count=np.array([0 if t[5] is None else len(t[5]) for t in trajectory], dtype=np.int32),
             cand_rows=(as_half(np.concatenate([t[5] for t in labelled])) if labelled
                        else np.zeros((0, width), dtype=np.float16)),
@@ -185,15 +188,19 @@ class PlayTables:
         index = torch.repeat_interleave(torch.arange(len(pending)), torch.tensor(counts))
         rows = torch.from_numpy(np.concatenate([c.rows for _, _, c in pending]))
         phases = torch.tensor([c.phase for _, _, c in pending])
-        q = acting_q_values(model, obs, history, rows, index, phases, baseline=False)[0].numpy()
+        bootstrap = self.td_lambda < 1.0  # the values the TD(lambda) targets bootstrap from
+        q, values = acting_q_values(model, obs, history, rows, index, phases, baseline=bootstrap)
+        q, values = q.numpy(), values.numpy()
         self._spreads.extend(candidate_spreads(q, index.numpy(), counts))
         offset = 0
-        for (i, observed, candidates), n in zip(pending, counts, strict=True):
+        for d, ((i, observed, candidates), n) in enumerate(zip(pending, counts, strict=True)):
             scores = q[offset:offset + n]
             offset += n
             choice = self.rng.randrange(n) if self.rng.random() < epsilon else int(np.argmax(scores))
             seat = AGENTS.index(self.envs[i].agent_selection)
-            self._trajectories[i].append((*observed, candidates.rows[choice], candidates.phase, seat, None, None))
+            value = float(values[d]) if bootstrap else None
+            self._trajectories[i].append((*observed, candidates.rows[choice], candidates.phase, seat, None, None,
+                                          value))
             self._apply(i, candidates.moves[choice])
 
     def _teacher_decision(self, i: int, seat: int, view: Any, observed: Observed, candidates: Candidates) -> None:
@@ -221,7 +228,7 @@ class PlayTables:
                 positive = np.array([m == chosen for m in moves])
         pick = moves.index(chosen)
         self._trajectories[i].append((*observed, rows[pick], candidates.phase, seat,
-                                      rows if len(moves) > 1 else None, positive if len(moves) > 1 else None))
+                                      rows if len(moves) > 1 else None, positive if len(moves) > 1 else None, None))
         self._apply(i, chosen)
 
     def _apply(self, i: int, move) -> None:

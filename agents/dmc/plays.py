@@ -49,6 +49,7 @@ from agents.dmc.candidates import (
     special_actions,
 )
 from agents.dmc.learner_rules import LearnerRules
+from agents.dmc.relabel import relabelings, renamed_inputs
 from agents.search.candidates import follow_ideas
 from env.core.actions import PASS
 from env.core.cards import NUM_KINDS, POINTS
@@ -227,6 +228,8 @@ def action_table(ctx: TrumpContext, layout: str) -> np.ndarray:
 class StandardLearner(LearnerRules):
     """The learner's candidates and features for the standard game (this module's functions)."""
 
+    has_renamings = True
+
     def card_slots(self, layout: str) -> int:
         return slots_of_layout(layout)
 
@@ -249,6 +252,15 @@ class StandardLearner(LearnerRules):
     def play_rows(self, view, plays: Sequence[tuple[int, ...]], layout: str,
                   tracker: CardTracker | None = None) -> np.ndarray:
         return play_rows(view, plays, layout, tracker)
+
+    def renamed_inputs(self, view, layout: str, limit: int, obs: np.ndarray, history: np.ndarray,
+                       rows: np.ndarray, planes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """The plain suits' renamings (:mod:`agents.dmc.relabel`) at the burial and in the play; bids name
+        suits and are not renamed."""
+        if view.ctx is None or view.phase not in (Phase.KITTY, Phase.PLAY) or limit < 2:
+            return None
+        return renamed_inputs(view.ctx, layout, relabelings(view.ctx, limit), view.ruleset, obs, history, rows,
+                              planes)
 
     def forced_step(self, env) -> int | None:
         """PASS on a bid turn of the deal with nothing to bid."""

@@ -58,6 +58,7 @@ class TrainSettings:
     imitation_temperature: float = 0.03
     imitation_margin: float = 0.1
     value_weight: float = 1.0
+    td_lambda: float = 1.0  # 1: the Monte Carlo return (DouZero's); < 1: TD(lambda) over V (a value head)
 
     def __post_init__(self) -> None:
         positive = ("actors", "envs_per_actor", "batch_size", "sync_every", "unroll_length", "queue_size")
@@ -93,6 +94,8 @@ class TrainSettings:
         for name in ("imitation_weight", "imitation_margin", "value_weight"):
             if not getattr(self, name) >= 0:
                 raise ValueError(f"train.{name} must be >= 0, got {getattr(self, name)!r}")
+        if not 0.0 <= self.td_lambda <= 1.0:
+            raise ValueError(f"train.td_lambda must be in [0, 1], got {self.td_lambda!r}")
 
     @property
     def uses_teacher(self) -> bool:
@@ -181,7 +184,12 @@ def run_config(cfg: dict[str, Any]) -> RunConfig:
     if train.uses_teacher and action_mode != "play":
         raise ValueError("the rule-bot teacher (warm start, teacher-held seats) needs action_mode=play; "
                          "for the card mode add train.teacher=none")
+    model = _build(ModelConfig, cfg["model"], "model")
+    if train.td_lambda < 1.0 and (action_mode != "play" or not model.value_head):
+        raise ValueError(f"train.td_lambda={train.td_lambda} bootstraps from V(s): it needs action_mode=play and "
+                         f"model.value_head=true (got action_mode={action_mode}, "
+                         f"model.value_head={model.value_head}); train.td_lambda=1 is the Monte Carlo return")
     return RunConfig(
         seed=int(cfg["seed"]), device=str(cfg["device"]), layout=cfg["layout"], history_len=cfg["history_len"],
         reward=cfg["reward"], start=cfg["start"], rules=ruleset_from_config(dict(cfg.get("rules") or {})),
-        model=_build(ModelConfig, cfg["model"], "model"), train=train, action_mode=action_mode)
+        model=model, train=train, action_mode=action_mode)

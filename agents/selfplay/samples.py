@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -13,7 +14,8 @@ class SampleBatch:
     """Training samples (one per decision) and the episode statistics that produced them.
 
     ``obs``, ``history``, ``actions`` (the chosen action's feature row), ``phase``
-    and ``target`` (the deciding team's final reward) have one row per decision.
+    and ``target`` (the deciding team's final reward, or its TD(lambda) return: :func:`lambda_returns`)
+    have one row per decision.
     Decisions taken by a rule-bot teacher (``action_mode=play``) also carry all
     their candidates for the imitation loss: ``cand_count[i]`` rows of
     ``cand_rows`` belong to decision ``i`` (0 for the learner's own decisions)
@@ -91,15 +93,46 @@ def as_half(array: np.ndarray) -> np.ndarray:
     return torch.from_numpy(array).to(torch.float16).numpy()
 
 
-def hand_samples(decisions: list[tuple], team_reward: tuple[float, float], hand, **extra) -> SampleBatch:
+def lambda_returns(seats: Sequence[int], values: Sequence[float | None], team_reward: tuple[float, float],
+                   td_lambda: float) -> np.ndarray:
+    """The TD(lambda) target of each decision of one hand, in the order taken.
+
+    Decision ``t`` of a seat whose next decision is ``t'`` gets ``(1 - lambda) V(t') + lambda target(t')``;
+    a seat's last decision gets its team's reward; a later decision without a value (a teacher's, not
+    scored by the network) passes its own target through unchanged. ``lambda = 1`` is the Monte Carlo
+    return (DouZero's target): every decision gets its team's reward. A smaller ``lambda`` trades the
+    deal's luck still to come, which the return carries in full, for the bias of the network's own ``V``.
+    """
+    if not 0.0 <= td_lambda <= 1.0:
+        raise ValueError(f"td_lambda must be in [0, 1], got {td_lambda!r}")
+    targets = np.empty(len(seats), dtype=np.float32)
+    later: dict[int, tuple[float, float | None]] = {}  # per seat: its next decision's target and value
+    for t in range(len(seats) - 1, -1, -1):
+        seat = seats[t]
+        if seat not in later:
+            target = team_reward[seat % 2]
+        else:
+            next_target, next_value = later[seat]
+            target = next_target if next_value is None else \
+                (1.0 - td_lambda) * next_value + td_lambda * next_target
+        targets[t] = target
+        later[seat] = (target, values[t])
+    return targets
+
+
+def hand_samples(decisions: list[tuple], team_reward: tuple[float, float], hand,
+                 target: np.ndarray | None = None, **extra) -> SampleBatch:
     """The samples of one finished hand: each decision ``(obs, history, action row, phase, seat, ...)``
-    gets the deciding seat's team reward as target; ``extra`` sets the other fields (candidates, stats)."""
+    gets the deciding seat's team reward as target (or ``target``, one per decision: :func:`lambda_returns`);
+    ``extra`` sets the other fields (candidates, stats)."""
+    if target is None:
+        target = np.array([team_reward[d[4] % 2] for d in decisions], dtype=np.float32)
     return SampleBatch(
         obs=as_half(np.stack([d[0] for d in decisions])),
         history=as_half(np.stack([d[1] for d in decisions])),
         actions=as_half(np.stack([d[2] for d in decisions])),
         phase=np.array([d[3] for d in decisions], dtype=np.int8),
-        target=np.array([team_reward[d[4] % 2] for d in decisions], dtype=np.float32),
+        target=target,
         episodes=1, returns=[team_reward[0]],  # 刮风 has no throws
         throws=(sum(hand.throws_attempted), sum(hand.throws_failed)),
         **extra)

@@ -1,0 +1,157 @@
+"""Suit relabelings of a position: the plain suits are interchangeable, so the network may ask all of them.
+
+Nothing in the rules tells one plain suit from another: renaming the suits
+that are not trump (spades for clubs, say) turns a position into one worth
+exactly the same, with every play renamed alike. The network is not built to
+know that; it learns each renamed position from its own samples, and its
+values for two renamings of one position differ by its error. Averaging its
+``Q`` over the renamings of a position is the ensemble that the game's own
+symmetry gives for free: one forward pass over a batch of them, no search.
+
+The canonical observation lays the plain suits out in blocks in printed order
+(without the trump suit) and the off-suit level cards in the same order, so a
+renaming that keeps the trump suit moves each card's slot to its renamed
+card's slot: an index permutation of every slot-indexed feature (the card sets,
+the trick history's rows, a candidate's count planes) and of the two scalar
+blocks indexed by the canonical suit (the lead's suit, each seat's voids).
+:func:`relabelings` are the renamings of a trump context that keep its trump
+suit; :func:`observation_gather` and friends give, for one of them, the index
+``g`` such that ``encoded[g]`` is the renamed position's encoding (tested
+equal to encoding the renamed hand).
+
+Bids name suits, so a bid is not renamed: only the kitty and the play are.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import permutations
+
+import numpy as np
+
+from env.core.cards import LITTLE_JOKER, NUM_KINDS, NUM_SUITS, kind_of, rank_of, suit_of
+from env.core.slots import canonical_suit_index
+from env.standard.encoding import (
+    CARD_SET_NAMES,
+    VARIANT_CARD_SETS,
+    scalar_features,
+    slot_table,
+    slots_of_layout,
+)
+from env.standard.trump import TrumpContext
+
+Relabeling = tuple[int, int, int, int]
+"""A renaming of the printed suits: ``relabeling[s]`` is the suit that suit ``s`` becomes."""
+IDENTITY: Relabeling = (0, 1, 2, 3)
+
+
+def relabelings(ctx: TrumpContext, limit: int | None = None) -> list[Relabeling]:
+    """The renamings of the printed suits that keep ``ctx``'s trump suit, the identity first (6 with a trump
+    suit, 24 without); at most ``limit`` of them (a fixed choice: the first in lexicographic order)."""
+    fixed = ctx.trump_suit
+    found = [tuple(p) for p in permutations(range(NUM_SUITS)) if fixed is None or p[fixed] == fixed]
+    return found[:limit] if limit is not None else found  # type: ignore[return-value]
+
+
+def renamed_kind(relabeling: Relabeling, kind: int) -> int:
+    """The kind a card becomes under a renaming (jokers stay)."""
+    if kind >= LITTLE_JOKER:
+        return kind
+    return kind_of(relabeling[suit_of(kind)], rank_of(kind))
+
+
+def renamed_counts(relabeling: Relabeling, counts) -> list[int]:
+    """A count vector over the kinds, renamed."""
+    out = [0] * NUM_KINDS
+    for kind, n in enumerate(counts):
+        out[renamed_kind(relabeling, kind)] += n
+    return out
+
+
+@lru_cache(maxsize=4096)
+def slot_gather(ctx: TrumpContext, layout: str, relabeling: Relabeling) -> np.ndarray:
+    """Per slot of the renamed position, the slot of the original it comes from (unused slots stay)."""
+    table = slot_table(ctx, layout)
+    gather = np.arange(slots_of_layout(layout))
+    for kind in range(NUM_KINDS):
+        gather[table[renamed_kind(relabeling, kind)]] = table[kind]
+    gather.setflags(write=False)
+    return gather
+
+
+def _suit_gather(ctx: TrumpContext, relabeling: Relabeling) -> np.ndarray:
+    """Per canonical suit index (0 trump, 1..4 plain blocks) of the renamed position, the original index."""
+    index = canonical_suit_index(ctx)
+    gather = np.arange(5)
+    for suit in range(NUM_SUITS):
+        if suit != ctx.trump_suit:
+            gather[index[relabeling[suit]]] = index[suit]
+    return gather
+
+
+def _planes_gather(slots: np.ndarray, planes: int, offset: int = 0) -> np.ndarray:
+    """The gather of ``planes`` consecutive slot planes starting at ``offset``."""
+    s = len(slots)
+    return np.concatenate([offset + p * s + slots for p in range(planes)])
+
+
+@lru_cache(maxsize=4096)
+def observation_gather(ctx: TrumpContext, layout: str, relabeling: Relabeling, decks: int, size: int,
+                       ruleset=None) -> np.ndarray:
+    """Index ``g`` with ``obs[g]`` the renamed position's flat observation (:mod:`env.standard.encoding`'s,
+    of ``size`` entries, with ``decks`` planes a card set; ``ruleset`` gives the scalar table)."""
+    slots = slot_gather(ctx, layout, relabeling)
+    s = len(slots)
+    gather = np.arange(size)
+    card_sets = len(CARD_SET_NAMES) * decks
+    gather[:card_sets * s] = _planes_gather(slots, card_sets)
+    suits = _suit_gather(ctx, relabeling)
+    base = card_sets * s
+    offset = base
+    for name, width in scalar_features(ruleset):
+        if name == "lead_suit":
+            gather[offset:offset + 5] = offset + suits
+        elif name == "voids":
+            for seat in range(4):
+                gather[offset + 5 * seat:offset + 5 * seat + 5] = offset + 5 * seat + suits
+        offset += width
+    variant_sets = len(VARIANT_CARD_SETS) * decks
+    if size >= offset + variant_sets * s:  # the RULES.md 9 block's card sets
+        gather[offset:offset + variant_sets * s] = _planes_gather(slots, variant_sets, offset)
+    gather.setflags(write=False)
+    return gather
+
+
+@lru_cache(maxsize=4096)
+def history_gather(ctx: TrumpContext, layout: str, relabeling: Relabeling, row_size: int) -> np.ndarray:
+    """Index ``g`` with ``row[g]`` a renamed trick-history row (four seats' plays over the slots, then
+    leader, winner and points, which a renaming keeps)."""
+    slots = slot_gather(ctx, layout, relabeling)
+    gather = np.arange(row_size)
+    gather[:4 * len(slots)] = _planes_gather(slots, 4)
+    gather.setflags(write=False)
+    return gather
+
+
+@lru_cache(maxsize=4096)
+def row_gather(ctx: TrumpContext, layout: str, relabeling: Relabeling, planes: int, row_size: int) -> np.ndarray:
+    """Index ``g`` with ``row[g]`` a renamed candidate row (its first ``planes`` slot planes renamed: a play's
+    count planes, a card step's slot; the special actions and the named features, such as points or beats,
+    stay)."""
+    slots = slot_gather(ctx, layout, relabeling)
+    gather = np.arange(row_size)
+    gather[:planes * len(slots)] = _planes_gather(slots, planes)
+    gather.setflags(write=False)
+    return gather
+
+
+
+def renamed_inputs(ctx: TrumpContext, layout: str, renamings: list[Relabeling], ruleset, obs: np.ndarray,
+                   history: np.ndarray, rows: np.ndarray, planes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A decision's observation, trick history and candidate rows (``planes`` slot planes first) under each
+    renaming: observations and histories stacked, rows concatenated renaming by renaming."""
+    decks = ctx.decks
+    obs_all = np.stack([obs[observation_gather(ctx, layout, r, decks, len(obs), ruleset)] for r in renamings])
+    history_all = np.stack([history[:, history_gather(ctx, layout, r, history.shape[1])] for r in renamings])
+    rows_all = np.concatenate([rows[:, row_gather(ctx, layout, r, planes, rows.shape[1])] for r in renamings])
+    return obs_all, history_all, rows_all
