@@ -23,6 +23,7 @@ from env.standard.encoding import ObservationEncoder
 from env.standard.hand import Hand, Phase
 from env.standard.trump import trump_context
 from env.standard.view import view_of
+from ui.seats import display_name
 
 NETWORK = "checkpoints/dmc_play_cpu145.pt"
 
@@ -165,6 +166,7 @@ def test_relabel_names_and_refusals():
     assert (agent.name, agent.relabel, agent.burial) == ("relabel:plans:dmc_play_cpu145", RELABELINGS, "plans")
     assert make_agent(f"{RELABEL}:{NETWORK}").burial == "cards"
     assert is_checkpoint(f"{RELABEL}:{NETWORK}") and checkpoint_paths(f"{RELABEL}:plans:{NETWORK}") == [NETWORK]
+    assert display_name(f"{RELABEL}:plans:{NETWORK}") == "relabel:plans:dmc_play_cpu145"  # a table's seat label
     for bad in ("expert", f"search:{NETWORK}", f"critic:{NETWORK}", f"{RELABEL}:{NETWORK}"):
         with pytest.raises(ValueError, match="needs a network checkpoint"):
             make_agent(f"{RELABEL}:{bad}")
