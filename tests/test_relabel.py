@@ -4,6 +4,7 @@ position's own encoding, the averaged Q is the mean over renamed positions, and 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -14,15 +15,16 @@ from agents.bots.expert import ExpertAgent
 from agents.dmc.agent import DMCAgent
 from agents.dmc.learner_rules import decision_candidates
 from agents.dmc.plays import play_rows, step_table
-from agents.dmc.relabel import IDENTITY, relabelings, renamed_inputs, renamed_kind
+from agents.dmc.relabel import IDENTITY, observation_gather, relabelings, renamed_inputs, renamed_kind
 from agents.registry import RELABEL, RELABELINGS, checkpoint_paths, is_checkpoint, make_agent
 from env.core.actions import card_mask
-from env.core.cards import RANKS, card_list
+from env.core.cards import RANKS, card_list, parse_cards
 from env.core.registry import make_ruleset
-from env.standard.encoding import ObservationEncoder
+from env.standard.encoding import NUM_CARD_PLANES, ObservationEncoder, slots_of_layout
 from env.standard.hand import Hand, Phase
 from env.standard.trump import trump_context
 from env.standard.view import view_of
+from tests.test_chaodipi_tribute import tribute_hand
 from ui.seats import display_name
 
 NETWORK = "checkpoints/dmc_play_cpu145.pt"
@@ -63,7 +65,7 @@ def test_the_renamings_are_the_permutations_that_keep_the_trump_suit():
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 100_000),
-       options=st.sampled_from([{}, {"decks": 1}, {"decks": 3}, {"constant_twos": True}]))
+       options=st.sampled_from([{}, {"decks": 1}, {"decks": 3}, {"constant_twos": True}, {"tribute": True}]))
 def test_the_gathered_inputs_are_the_renamed_positions_encoding(seed, options):
     original, renamed, renaming = _twin_hands(seed, options)
     layout, planes = "canonical", original.ruleset.layout.decks
@@ -101,6 +103,27 @@ def test_the_gathered_inputs_are_the_renamed_positions_encoding(seed, options):
     assert checked > original.ruleset.layout.num_tricks
 
 
+def test_the_tribute_block_is_renamed_with_the_cards():
+    """RULES.md 9: the public tribute and returned cards move with the renaming (the deal-built twins above
+    have none), checked against the encoder's own block for the renamed cards."""
+    hand = tribute_hand(seed=6)
+    bots = [ExpertAgent(seat) for seat in range(4)]
+    while hand.phase != Phase.PLAY:
+        seat = hand.current_player
+        hand.act(seat, bots[seat].act(view_of(hand, seat)))
+    view = view_of(hand, hand.dealer)
+    assert view.tribute_cards and view.returned_cards
+    coder = ObservationEncoder(ruleset=hand.ruleset)
+    obs = coder.encode(view, view.seat)
+    block = slice(NUM_CARD_PLANES * 2 * slots_of_layout("canonical") + coder.num_scalars, None)  # RULES.md 9's
+    for renaming in relabelings(hand.ctx)[1:]:
+        renamed = obs[observation_gather(hand.ctx, "canonical", renaming, hand.ruleset)]
+        twin = replace(view, tribute_cards=tuple((g, renamed_kind(renaming, k)) for g, k in view.tribute_cards),
+                       returned_cards=tuple((g, renamed_kind(renaming, k)) for g, k in view.returned_cards))
+        np.testing.assert_array_equal(renamed[block], coder.encode(twin, view.seat)[block])
+        assert not np.array_equal(renamed[block], obs[block])
+
+
 @pytest.fixture(scope="module")
 def networks() -> tuple[DMCAgent, DMCAgent]:
     plain = DMCAgent.from_checkpoint(NETWORK)
@@ -133,10 +156,11 @@ def test_the_averaged_q_is_the_mean_over_the_renamed_positions(networks):
 def _replayed(hand: Hand, renaming: tuple[int, ...]) -> Hand:
     """``hand``'s deal renamed and its burial and plays so far replayed renamed."""
     setup = hand._setup
-    rename = lambda cards: card_list(renamed_kind(renaming, k) for k in cards)  # noqa: E731
-    from env.core.cards import parse_cards
 
-    twin = Hand.from_deal([rename(parse_cards(h)) for h in setup["hands"]], rename(parse_cards(setup["kitty"])),
+    def rename(cards: list[str]) -> list[str]:
+        return card_list(renamed_kind(renaming, k) for k in parse_cards(cards))
+
+    twin = Hand.from_deal([rename(h) for h in setup["hands"]], rename(setup["kitty"]),
                           level=setup["level"], dealer=setup["dealer"], trump=setup["trump"], rules=hand.ruleset)
     twin.bury(hand.dealer, [renamed_kind(renaming, k) for k in hand.kitty])
     for trick in [*hand.tricks, None]:

@@ -30,10 +30,14 @@ from itertools import permutations
 import numpy as np
 
 from env.core.cards import LITTLE_JOKER, NUM_KINDS, NUM_SUITS, kind_of, rank_of, suit_of
+from env.core.ruleset import RuleSet
 from env.core.slots import canonical_suit_index
 from env.standard.encoding import (
     CARD_SET_NAMES,
     VARIANT_CARD_SETS,
+    has_variant_features,
+    history_row_size,
+    observation_size,
     scalar_features,
     slot_table,
     slots_of_layout,
@@ -58,14 +62,6 @@ def renamed_kind(relabeling: Relabeling, kind: int) -> int:
     if kind >= LITTLE_JOKER:
         return kind
     return kind_of(relabeling[suit_of(kind)], rank_of(kind))
-
-
-def renamed_counts(relabeling: Relabeling, counts) -> list[int]:
-    """A count vector over the kinds, renamed."""
-    out = [0] * NUM_KINDS
-    for kind, n in enumerate(counts):
-        out[renamed_kind(relabeling, kind)] += n
-    return out
 
 
 @lru_cache(maxsize=4096)
@@ -96,18 +92,16 @@ def _planes_gather(slots: np.ndarray, planes: int, offset: int = 0) -> np.ndarra
 
 
 @lru_cache(maxsize=4096)
-def observation_gather(ctx: TrumpContext, layout: str, relabeling: Relabeling, decks: int, size: int,
-                       ruleset=None) -> np.ndarray:
-    """Index ``g`` with ``obs[g]`` the renamed position's flat observation (:mod:`env.standard.encoding`'s,
-    of ``size`` entries, with ``decks`` planes a card set; ``ruleset`` gives the scalar table)."""
+def observation_gather(ctx: TrumpContext, layout: str, relabeling: Relabeling, ruleset: RuleSet) -> np.ndarray:
+    """Index ``g`` with ``obs[g]`` the renamed position's flat observation (:mod:`env.standard.encoding`'s
+    under ``ruleset``: its decks' planes a card set, its scalar table, its RULES.md 9 block)."""
     slots = slot_gather(ctx, layout, relabeling)
     s = len(slots)
-    gather = np.arange(size)
-    card_sets = len(CARD_SET_NAMES) * decks
+    gather = np.arange(observation_size(layout, ruleset))
+    card_sets = len(CARD_SET_NAMES) * ctx.decks
     gather[:card_sets * s] = _planes_gather(slots, card_sets)
     suits = _suit_gather(ctx, relabeling)
-    base = card_sets * s
-    offset = base
+    offset = card_sets * s
     for name, width in scalar_features(ruleset):
         if name == "lead_suit":
             gather[offset:offset + 5] = offset + suits
@@ -115,19 +109,19 @@ def observation_gather(ctx: TrumpContext, layout: str, relabeling: Relabeling, d
             for seat in range(4):
                 gather[offset + 5 * seat:offset + 5 * seat + 5] = offset + 5 * seat + suits
         offset += width
-    variant_sets = len(VARIANT_CARD_SETS) * decks
-    if size >= offset + variant_sets * s:  # the RULES.md 9 block's card sets
+    if has_variant_features(ruleset):  # the RULES.md 9 block's card sets
+        variant_sets = len(VARIANT_CARD_SETS) * ctx.decks
         gather[offset:offset + variant_sets * s] = _planes_gather(slots, variant_sets, offset)
     gather.setflags(write=False)
     return gather
 
 
 @lru_cache(maxsize=4096)
-def history_gather(ctx: TrumpContext, layout: str, relabeling: Relabeling, row_size: int) -> np.ndarray:
+def history_gather(ctx: TrumpContext, layout: str, relabeling: Relabeling) -> np.ndarray:
     """Index ``g`` with ``row[g]`` a renamed trick-history row (four seats' plays over the slots, then
     leader, winner and points, which a renaming keeps)."""
     slots = slot_gather(ctx, layout, relabeling)
-    gather = np.arange(row_size)
+    gather = np.arange(history_row_size(layout))
     gather[:4 * len(slots)] = _planes_gather(slots, 4)
     gather.setflags(write=False)
     return gather
@@ -145,13 +139,11 @@ def row_gather(ctx: TrumpContext, layout: str, relabeling: Relabeling, planes: i
     return gather
 
 
-
-def renamed_inputs(ctx: TrumpContext, layout: str, renamings: list[Relabeling], ruleset, obs: np.ndarray,
+def renamed_inputs(ctx: TrumpContext, layout: str, renamings: list[Relabeling], ruleset: RuleSet, obs: np.ndarray,
                    history: np.ndarray, rows: np.ndarray, planes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A decision's observation, trick history and candidate rows (``planes`` slot planes first) under each
     renaming: observations and histories stacked, rows concatenated renaming by renaming."""
-    decks = ctx.decks
-    obs_all = np.stack([obs[observation_gather(ctx, layout, r, decks, len(obs), ruleset)] for r in renamings])
-    history_all = np.stack([history[:, history_gather(ctx, layout, r, history.shape[1])] for r in renamings])
+    obs_all = np.stack([obs[observation_gather(ctx, layout, r, ruleset)] for r in renamings])
+    history_all = np.stack([history[:, history_gather(ctx, layout, r)] for r in renamings])
     rows_all = np.concatenate([rows[:, row_gather(ctx, layout, r, planes, rows.shape[1])] for r in renamings])
     return obs_all, history_all, rows_all
