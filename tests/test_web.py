@@ -397,3 +397,54 @@ def test_page_and_assets_are_served(client: TestClient) -> None:
 def test_server_binds_to_localhost_by_default() -> None:
     cfg = OmegaConf.load(ROOT / "conf" / "play.yaml")
     assert cfg.web.host == "127.0.0.1"
+
+
+def test_a_network_checkpoint_is_also_offered_as_its_strongest_player() -> None:
+    """``relabel:plans:<name>`` comes beside each checkpoint it loads over (not the card-mode network without a
+    value head), with the card's own figures for that player; chosen by name, seated over the file."""
+    folder = ROOT / "checkpoints"
+    client = TestClient(create_app(WebSettings(ai_delay=0.0, checkpoint_dir=str(folder))))
+    options = client.get("/api/options").json()
+    _assert_no_server_path(options)
+    players = {c["name"]: [p["name"] for p in c["players"]] for c in options["checkpoints"]}
+    assert players["dmc_cpu60"] == []  # no value head: no planned burial
+    assert players["dmc_play_cpu145"] == ["relabel:plans:dmc_play_cpu145"]
+    card = json.loads((folder / "dmc_play_cpu145.json").read_text())
+    recorded = [pair["metrics"]["level_diff"]["value"] for result in card["evaluation"].values()
+                for pair in result["pairs"] if pair["a"].startswith("relabel:plans:") and pair["b"] == "expert"]
+    label = next(c for c in options["checkpoints"] if c["name"] == "dmc_play_cpu145")["players"][0]["label"]
+    assert recorded and label == f"dmc_play_cpu145 · burial planned, suits renamed · {recorded[0]:+.2f} vs expert " \
+        "(levels/hand)"
+    assert "plans" not in next(c for c in options["checkpoints"] if c["name"] == "dmc_play_cpu145")["label"]
+
+    seats = ["human", "relabel:plans:dmc_play_cpu145", "greedy", "relabel:plans:dmc_play_cpu145"]
+    created = client.post("/api/games", json={"seats": seats, "seed": 4})
+    assert created.status_code == 200, created.text
+    assert created.json()["seats"] == seats
+    session = client.app.state.games[created.json()["id"]].session
+    assert session.seats[1] == f"relabel:plans:{folder / 'dmc_play_cpu145.pt'}"
+    with client.websocket_connect(f"/ws/{created.json()['id']}") as ws:
+        state = ws.receive_json()
+    assert [s["name"] for s in state["seats"]] == seats
+    _assert_no_server_path(state)
+
+    for name in ("relabel:plans:dmc_cpu60", "plans:dmc_play_cpu145", "relabel:plans:../checkpoints/dmc_play_cpu145",
+                 f"relabel:plans:{folder / 'dmc_play_cpu145.pt'}"):
+        refused = client.post("/api/games", json={"seats": ["human", name, "greedy", "greedy"]})
+        assert refused.status_code == 400 and "unknown seat" in refused.json()["detail"], name
+
+
+def test_a_card_names_the_figures_of_the_player_built_around_it() -> None:
+    """card_level_diffs: a wrapper's pairs count for that wrapper only, never for the plain checkpoint."""
+    from ui.seats import card_level_diffs
+
+    def pair(a: str, b: str, value: float) -> dict:
+        return {"a": a, "b": b, "metrics": {"level_diff": {"value": value, "low": value - 0.1, "high": value + 0.1}}}
+
+    card = {"evaluation": {"r": {"pairs": [pair("x/net.pt", "expert", -0.2), pair("plans:x/net.pt", "expert", -0.1),
+                                           pair("greedy", "relabel:plans:x/net.pt", -0.3),
+                                           pair("relabel:plans:x/net.pt", "search:x/net.pt", 0.5)]}}}
+    assert card_level_diffs(card, "net.pt") == {"expert": (-0.2, pytest.approx(-0.3))}
+    assert card_level_diffs(card, "net.pt", "plans") == {"expert": (-0.1, pytest.approx(-0.2))}
+    assert card_level_diffs(card, "net.pt", "relabel:plans") == {"greedy": (0.3, pytest.approx(0.2))}
+    assert card_level_diffs(card, "other.pt", "plans") == {}

@@ -7,6 +7,7 @@ import json
 import time
 import warnings
 from collections import Counter
+from collections.abc import Iterator
 
 import pytest
 
@@ -64,9 +65,12 @@ def test_the_score_history_and_the_replay_follow_the_hands(rules) -> None:
 
 
 @pytest.fixture
-def client() -> TestClient:
-    return TestClient(create_app(WebSettings(seats=("human", "greedy", "greedy", "greedy"), ai_delay=0.0,
-                                             away_after=0.2)))
+def client() -> Iterator[TestClient]:
+    """A client holding one event loop for all its requests and sockets, as a server has: without ``with``, each
+    socket gets a loop of its own, and a game's AI task (and its asyncio event) would outlive the loop it ran in."""
+    with TestClient(create_app(WebSettings(seats=("human", "greedy", "greedy", "greedy"), ai_delay=0.0,
+                                           away_after=0.2))) as held:
+        yield held
 
 
 def _room(client: TestClient, **body) -> dict:

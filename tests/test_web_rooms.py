@@ -23,8 +23,10 @@ FRIENDS = ["human", "greedy", "human", "greedy"]
 
 
 @pytest.fixture
-def client() -> TestClient:
-    return TestClient(create_app(WebSettings(seats=("human", "greedy", "greedy", "greedy"), ai_delay=0.0)))
+def client() -> Iterator[TestClient]:
+    """One event loop for all the client's requests and sockets, as a server has (tests/test_web_record.py)."""
+    with TestClient(create_app(WebSettings(seats=("human", "greedy", "greedy", "greedy"), ai_delay=0.0))) as held:
+        yield held
 
 
 def _room(client: TestClient, **body) -> dict:

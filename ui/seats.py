@@ -60,9 +60,13 @@ def read_card(card: Path) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-def card_level_diffs(card: dict, file_name: str) -> dict[str, tuple[float, float | None]]:
+def card_level_diffs(card: dict, file_name: str, wrapper: str | None = None) -> dict[str, tuple[float, float | None]]:
     """Per opponent (by name or file stem): the checkpoint's level differential per hand and its
-    95% lower bound, from the duplicate evaluations its card records (the first one per opponent)."""
+    95% lower bound, from the duplicate evaluations its card records (the first one per opponent).
+
+    ``wrapper`` (``plans``, ``relabel:plans``...): the figures of the player built around the checkpoint
+    under that name instead of the checkpoint's own. An opponent built around another agent is left out.
+    """
     found: dict[str, tuple[float, float | None]] = {}
     evaluations = card.get("evaluation")
     for result in evaluations.values() if isinstance(evaluations, dict) else ():
@@ -73,14 +77,23 @@ def card_level_diffs(card: dict, file_name: str) -> dict[str, tuple[float, float
                 value = float(metric["value"])
             except (KeyError, TypeError, ValueError):
                 continue
-            if _wraps_another(a) or _wraps_another(b):  # critic:<file>, search:<file>: another agent's figures
-                continue
             low, high = metric.get("low"), metric.get("high")
-            if Path(a).name == file_name:
+            if _is_player(a, file_name, wrapper) and not _wraps_another(b):
                 found.setdefault(Path(b).stem, (value, low if isinstance(low, int | float) else None))
-            elif Path(b).name == file_name:
+            elif _is_player(b, file_name, wrapper) and not _wraps_another(a):
                 found.setdefault(Path(a).stem, (-value, -high if isinstance(high, int | float) else None))
     return found
+
+
+def _is_player(spec: str, file_name: str, wrapper: str | None) -> bool:
+    """Whether a participant spec names the checkpoint ``file_name`` as itself (``wrapper`` ``None``) or inside
+    exactly ``wrapper`` (``relabel:plans`` matches ``relabel:plans:<path>``, not ``plans:<path>``)."""
+    if wrapper is not None:
+        prefix = wrapper + ":"
+        if not spec.startswith(prefix):
+            return False
+        spec = spec[len(prefix):]
+    return not _wraps_another(spec) and Path(spec).name == file_name
 
 
 def _wraps_another(spec: str) -> bool:

@@ -7,6 +7,11 @@ a :class:`CheckpointChoice` per ``*.pt`` file of the checkpoint folder: a name
 :mod:`agents.selfplay.export` writes next to it (frames trained, strength measured);
 the server maps a chosen name back to the file. Nothing outside the folder can
 be chosen.
+
+A network checkpoint is also offered as the strongest player built around it that plays
+with one network pass a decision (:data:`NETWORK_PLAYERS`): ``relabel:plans:<name>``,
+its burial decided whole and its ``Q`` averaged over the plain suits' renamings, the
+network player ``benchmarks/RESULTS.md`` measures strongest.
 """
 
 from __future__ import annotations
@@ -16,9 +21,31 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agents.registry import PLANS, RELABEL, make_agent
 from ui.seats import card_level_diffs, read_card
 
 MAX_STRENGTHS = 2  # opponents named in a label; the card has the rest
+NETWORK_PLAYERS: tuple[tuple[str, str], ...] = ((f"{RELABEL}:{PLANS}", "burial planned, suits renamed"),)
+"""Players built around a checkpoint that the seat menus offer beside it, as (wrapper, menu words): the
+strongest network player measured (``relabel:plans:``, about 0.07 levels per hand above the plain network
+against ExpertAgent, benchmarks/RESULTS.md). Offered for a checkpoint only when the player loads over it
+(``plans:`` needs a value head)."""
+
+
+@dataclass(frozen=True)
+class NetworkPlayer:
+    """A player built around a checkpoint, as the seat menus offer it."""
+
+    name: str
+    """What the browser shows and sends back: ``<wrapper>:<checkpoint name>``."""
+    label: str
+    """The menu text: the checkpoint's name, the wrapper's words and the player's own measured strength."""
+    spec: str
+    """The participant spec on the server (``<wrapper>:<path>``); never sent to a browser."""
+
+    def public(self) -> dict[str, str]:
+        """The JSON a browser receives: the name and the label."""
+        return {"name": self.name, "label": self.label}
 
 
 @dataclass(frozen=True)
@@ -35,10 +62,13 @@ class CheckpointChoice:
     """The card's ``strength``, else its evaluations as level differences per hand."""
     path: Path
     """The file on the server; never sent to a browser."""
+    players: tuple[NetworkPlayer, ...] = ()
+    """The players of :data:`NETWORK_PLAYERS` that load over this checkpoint."""
 
     def public(self) -> dict[str, Any]:
-        """The JSON a browser receives: everything but the path."""
-        return {"name": self.name, "label": self.label, "frames": self.frames, "strength": self.strength}
+        """The JSON a browser receives: everything but the paths."""
+        return {"name": self.name, "label": self.label, "frames": self.frames, "strength": self.strength,
+                "players": [player.public() for player in self.players]}
 
 
 def checkpoint_choices(directory: str | Path, reserved: set[str] | frozenset[str] = frozenset()) -> \
@@ -60,8 +90,41 @@ def checkpoint_choices(directory: str | Path, reserved: set[str] | frozenset[str
         strength = _strength(card, path.name)
         label = " · ".join([name, *([f"{_count(frames)} frames"] if frames is not None else []),
                             *([strength] if strength else [])])
-        choices[name] = CheckpointChoice(name, label, frames, strength, path.resolve())
+        players = tuple(NetworkPlayer(f"{wrapper}:{name}", _player_label(name, words, card, path.name, wrapper),
+                                      f"{wrapper}:{path.resolve()}")
+                        for wrapper, words in NETWORK_PLAYERS if _loads(wrapper, path.resolve(), _mtime_ns(path)))
+        choices[name] = CheckpointChoice(name, label, frames, strength, path.resolve(), players)
     return choices
+
+
+def seat_spec(name: str, choices: dict[str, CheckpointChoice]) -> str | None:
+    """The server's participant spec for a name a browser sent: a checkpoint's path, or one of its
+    :data:`NETWORK_PLAYERS` over the path; ``None`` when the name is neither."""
+    if name in choices:
+        return str(choices[name].path)
+    for choice in choices.values():
+        for player in choice.players:
+            if player.name == name:
+                return player.spec
+    return None
+
+
+@functools.lru_cache(maxsize=64)
+def _loads(wrapper: str, path: Path, mtime_ns: int | None) -> bool:
+    """Whether ``<wrapper>:<path>`` builds an agent (loaded once per file version: ``mtime_ns`` is the key)."""
+    try:
+        make_agent(f"{wrapper}:{path}", 0)
+    except Exception:  # an unreadable or unsuited checkpoint (any error of its loader) is not offered
+        return False
+    return True
+
+
+def _player_label(name: str, words: str, card: dict[str, Any], file_name: str, wrapper: str) -> str:
+    """``dmc_play_cpu145 · burial planned, suits renamed · -0.07 vs expert (levels/hand)``: the player's own
+    figures from the checkpoint's card, when it records any."""
+    found = card_level_diffs(card, file_name, wrapper)
+    shown = [f"{value:+.2f} vs {opponent}" for opponent, (value, _) in list(found.items())[:MAX_STRENGTHS]]
+    return " · ".join([name, words, *([", ".join(shown) + " (levels/hand)"] if shown else [])])
 
 
 def public_seat_name(spec: str, choices: dict[str, CheckpointChoice]) -> str:

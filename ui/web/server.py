@@ -53,7 +53,7 @@ from env.core.errors import IllegalActionError
 from env.core.registry import ruleset_from_config
 from ui.seats import DEFAULT_AI, HUMAN, resolve_seats
 from ui.sessions import open_session
-from ui.web.checkpoints import CheckpointChoice, checkpoint_choices, public_seat_name
+from ui.web.checkpoints import CheckpointChoice, checkpoint_choices, public_seat_name, seat_spec
 from ui.web.games import AWAY_CHOICES, WebGame
 from ui.web.protocol import ProtocolError, parse_message
 from ui.web.store import GameStore, StoredGame
@@ -148,7 +148,8 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def allowed_specs() -> set[str]:
-        return {HUMAN, DEFAULT_AI, *_bots(), *_checkpoints(settings.checkpoint_dir)}
+        choices = _checkpoints(settings.checkpoint_dir)
+        return {HUMAN, DEFAULT_AI, *_bots(), *choices, *(p.name for c in choices.values() for p in c.players)}
 
     def public_seats(specs: list[str]) -> list[str]:
         choices = _checkpoints(settings.checkpoint_dir)
@@ -220,7 +221,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
             if unknown:
                 raise HTTPException(400, f"unknown seat(s) {unknown}: choose from {sorted(allowed_specs())}")
             checkpoints = _checkpoints(settings.checkpoint_dir)
-            seats = [str(checkpoints[s].path) if s in checkpoints else s for s in seats]
+            seats = [seat_spec(s, checkpoints) or s for s in seats]
         if not isinstance(watch, bool):
             raise HTTPException(400, "watch must be true or false")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):

@@ -618,7 +618,8 @@ async function openLobby(notice) {
     select.replaceChildren();
     // Checkpoints come by name, with a label from their card; the server keeps the file paths.
     const choices = [["human", "Person (gets a join link)"], ["ai", "Default AI"],
-      ...options.bots.map((b) => [b, `${b} bot`]), ...options.checkpoints.map((c) => [c.name, c.label])];
+      ...options.bots.map((b) => [b, `${b} bot`]),
+      ...options.checkpoints.flatMap((c) => [[c.name, c.label], ...(c.players || []).map((p) => [p.name, p.label])])];
     for (const [value, label] of choices) {
       const option = new Option(label, value);
       option.title = label;  // a narrowed menu cuts long checkpoint labels; hovering shows them whole
