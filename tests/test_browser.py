@@ -165,6 +165,11 @@ def test_seat_menus_name_checkpoints_without_server_paths(page, server_url: str)
         assert "/" not in value and ".pt" not in value + label and str(ROOT) not in label, (value, label)
     labels = dict(options)
     assert labels["dmc_cpu60"].startswith("dmc_cpu60 · 8.4M frames · +0.38 vs random")
+    values = [value for value, _ in options]
+    strongest = "relabel:plans:dmc_play_cpu145"  # the network player built around a checkpoint, next to it
+    assert values.index(strongest) == values.index("dmc_play_cpu145") + 1
+    assert labels[strongest].startswith("dmc_play_cpu145 · burial planned, suits renamed · ")
+    assert "relabel:plans:dmc_cpu60" not in labels  # no value head: no planned burial
     page.select_option("#seat-1", "dmc_cpu60")
     page.select_option("#seat-2", "greedy")
     page.click("#start")

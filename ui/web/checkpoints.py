@@ -122,9 +122,8 @@ def _loads(wrapper: str, path: Path, mtime_ns: int | None) -> bool:
 def _player_label(name: str, words: str, card: dict[str, Any], file_name: str, wrapper: str) -> str:
     """``dmc_play_cpu145 · burial planned, suits renamed · -0.07 vs expert (levels/hand)``: the player's own
     figures from the checkpoint's card, when it records any."""
-    found = card_level_diffs(card, file_name, wrapper)
-    shown = [f"{value:+.2f} vs {opponent}" for opponent, (value, _) in list(found.items())[:MAX_STRENGTHS]]
-    return " · ".join([name, words, *([", ".join(shown) + " (levels/hand)"] if shown else [])])
+    figures = _figures(card_level_diffs(card, file_name, wrapper))
+    return " · ".join([name, words, *([figures] if figures else [])])
 
 
 def public_seat_name(spec: str, choices: dict[str, CheckpointChoice]) -> str:
@@ -163,7 +162,11 @@ def _strength(card: dict[str, Any], file_name: str) -> str | None:
     stated = card.get("strength")
     if isinstance(stated, str | int | float) and not isinstance(stated, bool) and str(stated).strip():
         return str(stated).strip()
-    found = card_level_diffs(card, file_name)
+    return _figures(card_level_diffs(card, file_name))
+
+
+def _figures(found: dict[str, tuple[float, float | None]]) -> str | None:
+    """``+0.38 vs random, +0.10 vs greedy (levels/hand)`` for the first opponents, ``None`` for none."""
     if not found:
         return None
     shown = [f"{value:+.2f} vs {opponent}" for opponent, (value, _) in list(found.items())[:MAX_STRENGTHS]]
