@@ -159,8 +159,27 @@ def test_distill_loss_is_lowest_at_the_search_ordering_and_ignores_a_shared_valu
         bad = distill_loss(-values, values, owner, 2, kind, 0.25, 0.25)
         assert float(good) == pytest.approx(float(shifted), abs=1e-5)
         assert float(good) < float(bad)
-    with pytest.raises(ValueError, match="softmax or advantage"):
+    with pytest.raises(ValueError, match="softmax, advantage or choice"):
         distill_loss(values, values, owner, 2, "other", 1.0, 1.0)
+
+
+def test_the_choice_target_is_the_cross_entropy_towards_the_searchs_chosen_play():
+    q = torch.tensor([1.0, 0.0, -0.5, 0.2, 0.4])
+    owner = torch.tensor([0, 0, 0, 1, 1])
+    values = torch.zeros(5)  # the values play no part: only the chosen rows
+    chosen = torch.tensor([1, 4])
+    loss = distill_loss(q, values, owner, 2, "choice", 0.5, 0.1, chosen)
+    first = -torch.log_softmax(q[:3] / 0.5, 0)[1]
+    second = -torch.log_softmax(q[3:] / 0.5, 0)[1]
+    assert float(loss) == pytest.approx(float((first + second) / 2), abs=1e-6)
+    # raising the chosen play's Q lowers the loss; raising another's raises it
+    def moved(bump: list[float]) -> float:
+        return float(distill_loss(q + torch.tensor(bump), values, owner, 2, "choice", 0.5, 0.1, chosen))
+
+    assert moved([0, 1.0, 0, 0, 0]) < float(loss)
+    assert moved([1.0, 0, 0, 0, 0]) > float(loss)
+    with pytest.raises(ValueError, match="chosen rows"):
+        distill_loss(q, values, owner, 2, "choice", 0.5, 0.1)
 
 
 def test_the_distillation_weight_never_falls_below_its_floor():
@@ -197,21 +216,23 @@ def test_a_round_runs_end_to_end_and_resumes(tmp_path):
     assert load_checkpoint(tmp_path / "learn" / "latest.pt")["counters"]["distill_steps"] == 5
 
 
-def test_learning_moves_the_network_towards_the_search(tmp_path):
-    """On a fixed label set, a few steps raise the agreement with the search's best candidate."""
+@pytest.mark.parametrize(("target", "figure"), [("softmax", "agreement_best"), ("choice", "agreement_choice")])
+def test_learning_moves_the_network_towards_the_search(tmp_path, target, figure):
+    """On a fixed label set, a few steps raise the agreement with the search's best candidate (the values'
+    target) or with its choice (the choice target)."""
     config = _config(tmp_path, hands=2, hands_per_shard=2)
     run_labelling(config)
-    config["learn"].update(steps=60, learning_rate=1e-3, batch_size=64, eval_every=60, save_every=60,
+    config["learn"].update(steps=60, target=target, learning_rate=1e-3, batch_size=64, eval_every=60, save_every=60,
                            target_temperature=0.05, temperature=0.05, distill_floor=1.0, q_weight=0.0,
                            value_weight=0.0)
     model, run = model_from_checkpoint(load_checkpoint(NETWORK))
     labels = read_labels([tmp_path / "labels"], label_header(run, {}))
     from agents.distill.learn import holdout_figures
 
-    before = holdout_figures(model, Batch(labels))["agreement_best"]
+    before = holdout_figures(model, Batch(labels))[figure]
     learn(config)  # holdout 0: figures on the training decisions themselves
     trained = model_from_checkpoint(load_checkpoint(tmp_path / "learn" / "latest.pt"))[0]
-    after = holdout_figures(trained, Batch(labels))["agreement_best"]
+    after = holdout_figures(trained, Batch(labels))[figure]
     assert after > before
 
 

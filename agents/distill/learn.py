@@ -49,7 +49,7 @@ from agents.dmc.learner import train_step
 from agents.dmc.models import q_and_values
 from agents.selfplay.checkpoint import check_resumable, load_checkpoint, model_from_checkpoint, save_checkpoint
 
-TARGETS = ("softmax", "advantage")
+TARGETS = ("softmax", "advantage", "choice")
 
 
 class Batch:
@@ -107,7 +107,7 @@ def loss_terms(model: nn.Module, batch: Batch, cfg: dict[str, Any], weight: floa
     ``V`` the ``anchor_weight`` term keeps (:func:`anchor_loss`)."""
     q, value = batch.forward(model)
     distill = distill_loss(q, batch.values, batch.owner, batch.n, cfg["target"], cfg["temperature"],
-                           cfg["target_temperature"])
+                           cfg["target_temperature"], batch.chosen)
     value_loss = torch.mean((value - batch.ret) ** 2)
     q_loss = torch.mean((q[batch.chosen] - batch.ret) ** 2)
     loss = weight * distill + cfg["value_weight"] * value_loss + cfg["q_weight"] * q_loss
@@ -152,7 +152,7 @@ def holdout_figures(model: nn.Module, batch: Batch, cfg: dict[str, Any] | None =
                "search_spread": float(candidate_spread(batch.values, batch.owner, batch.n).mean())}
     if cfg is not None:
         figures["distill_loss"] = float(distill_loss(q, batch.values, batch.owner, batch.n, cfg["target"],
-                                                     cfg["temperature"], cfg["target_temperature"]))
+                                                     cfg["temperature"], cfg["target_temperature"], batch.chosen))
     return figures
 
 

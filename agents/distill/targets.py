@@ -45,14 +45,25 @@ def search_policy(values: torch.Tensor, owner: torch.Tensor, decisions: int, tem
 
 
 def distill_loss(q: torch.Tensor, values: torch.Tensor, owner: torch.Tensor, decisions: int, kind: str,
-                 temperature: float, target_temperature: float) -> torch.Tensor:
+                 temperature: float, target_temperature: float,
+                 chosen: torch.Tensor | None = None) -> torch.Tensor:
     """The distillation term, averaged over decisions.
 
     ``softmax``: cross-entropy of ``softmax(Q / temperature)`` towards
     :func:`search_policy`. ``advantage``: squared error between each
     candidate's ``Q`` minus its decision's mean ``Q`` and the search's value
     minus its decision's mean value (levels), averaged per decision.
+    ``choice``: cross-entropy of ``softmax(Q / temperature)`` towards the
+    search's chosen play alone (``chosen``: its row in each decision), the
+    imitation of the search's decision. A candidate valued on a few worlds has
+    a standard error of about 0.3 levels, as large as the spread between
+    candidates, so its value says little; the choice went through the search's
+    margin (``min_advantage_se``) and is the search's better-founded output.
     """
+    if kind == "choice":
+        if chosen is None:
+            raise ValueError("the choice target needs the search's chosen rows")
+        return -segment_log_softmax(q / temperature, owner, decisions)[chosen].mean()
     if kind == "softmax":
         target = search_policy(values, owner, decisions, target_temperature)
         per_row = -target * segment_log_softmax(q / temperature, owner, decisions)
@@ -60,7 +71,7 @@ def distill_loss(q: torch.Tensor, values: torch.Tensor, owner: torch.Tensor, dec
     if kind == "advantage":
         gap = (q - segment_mean(q, owner, decisions)[owner]) - (values - segment_mean(values, owner, decisions)[owner])
         return segment_mean(gap * gap, owner, decisions).mean()
-    raise ValueError(f"learn.target must be softmax or advantage, got {kind!r}")
+    raise ValueError(f"learn.target must be softmax, advantage or choice, got {kind!r}")
 
 
 def candidate_spread(q: torch.Tensor, owner: torch.Tensor, decisions: int) -> torch.Tensor:
