@@ -44,12 +44,10 @@ from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
 from agents.distill.labels import Labels, label_header, read_labels
-from agents.distill.targets import candidate_spread, distill_loss, distill_weight, segment_argmax
+from agents.distill.targets import TARGETS, candidate_spread, distill_loss, distill_weight, segment_argmax
 from agents.dmc.learner import train_step
 from agents.dmc.models import q_and_values
 from agents.selfplay.checkpoint import check_resumable, load_checkpoint, model_from_checkpoint, save_checkpoint
-
-TARGETS = ("softmax", "advantage", "choice")
 
 
 class Batch:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import torch
 
+TARGETS = ("softmax", "advantage", "choice")  # the kinds of distill_loss (learn.target)
+
 
 def segment_softmax(x: torch.Tensor, owner: torch.Tensor, decisions: int) -> torch.Tensor:
     """Softmax of ``x`` within each decision's candidates."""
@@ -71,7 +73,7 @@ def distill_loss(q: torch.Tensor, values: torch.Tensor, owner: torch.Tensor, dec
     if kind == "advantage":
         gap = (q - segment_mean(q, owner, decisions)[owner]) - (values - segment_mean(values, owner, decisions)[owner])
         return segment_mean(gap * gap, owner, decisions).mean()
-    raise ValueError(f"learn.target must be softmax, advantage or choice, got {kind!r}")
+    raise ValueError(f"learn.target must be one of {TARGETS}, got {kind!r}")
 
 
 def candidate_spread(q: torch.Tensor, owner: torch.Tensor, decisions: int) -> torch.Tensor:
