@@ -374,3 +374,24 @@ def test_the_labeller_runs_torch_on_its_configured_threads(tmp_path):
         assert torch.get_num_threads() == 1
     finally:
         torch.set_num_threads(before)
+
+
+def test_the_shipped_defaults_make_a_labeller_and_a_learner_of_one_network():
+    """conf/distill.yaml as the documented round runs it: its learn options pass the learner's checks, its
+    labeller builds (the network plays its own positions), and the labels it would write fit the network it
+    starts the learning from (the header every shard is checked against)."""
+    from hydra import compose, initialize_config_dir
+    from omegaconf import OmegaConf
+
+    from agents.distill.labels import MATCHED, label_header
+    from agents.distill.learn import check_learn
+
+    with initialize_config_dir(config_dir=str(ROOT / "conf"), version_base=None):
+        cfg = OmegaConf.to_container(compose(config_name="distill"), resolve=True)
+    check_learn(cfg["learn"])
+    cfg["label"]["network"] = str(ROOT / cfg["label"]["network"])  # the path as the repository's root reads it
+    labeller, header = make_labeller(cfg)
+    assert labeller.actor is not None and header["play_by"] == "network"
+    start = model_from_checkpoint(load_checkpoint(ROOT / cfg["learn"]["checkpoint"]))[1]
+    expected = label_header(start, cfg["search"])
+    assert {k: header[k] for k in MATCHED} == {k: expected[k] for k in MATCHED}
