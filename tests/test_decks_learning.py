@@ -21,6 +21,7 @@ import torch
 from pettingzoo.test import api_test, seed_test
 from test_play_mode import random_play_views
 
+from agents.bots.heuristics import play_cost
 from agents.bots.random_agent import RandomAgent
 from agents.dmc.agent import DMCAgent
 from agents.dmc.candidates import MAX_FOLLOWS, special_actions
@@ -259,6 +260,9 @@ def test_play_rows_carry_a_count_plane_per_deck(decks):
             planes = row[:decks * SLOTS].reshape(decks, SLOTS)
             assert planes.sum(axis=0)[table].tolist() == counts_of(play)
             assert row[decks * SLOTS:decks * SLOTS + special].sum() == 0
+            # the keeping value spent and a charge per held tuple the play splits (a triple's pair too)
+            cost = row[decks * SLOTS + special + EXTRA["cost"]]
+            assert cost == pytest.approx(play_cost(view.ctx, view.hand, play) / 100)
             triples += max(Counter(play).values()) >= 3
     if decks == 3:
         assert triples > 0

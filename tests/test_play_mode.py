@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from agents.bots.expert import ExpertAgent
-from agents.bots.heuristics import beats, trick_state
+from agents.bots.heuristics import beats, play_cost, trick_state
 from agents.bots.random_agent import RandomAgent
 from agents.dmc.agent import DMCAgent
 from agents.dmc.candidates import NUM_SPECIAL
@@ -129,6 +129,7 @@ def test_play_rows_encode_the_cards_and_what_the_play_does():
             assert row[:SLOTS].sum() == len(set(play))
             assert row[SLOTS:2 * SLOTS].sum() == len(play) - len(set(play))
             assert row[extra + EXTRA["cards"]] == pytest.approx(len(play) / 8)
+            assert row[extra + EXTRA["cost"]] == pytest.approx(play_cost(view.ctx, view.hand, play) / 100)
             if view.lead is None:
                 assert row[extra + EXTRA["lead"]] == 1 and row[extra + EXTRA["beats"]] == 0
             else:

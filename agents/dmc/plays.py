@@ -39,7 +39,7 @@ import numpy as np
 
 from agents.bots.card_tracker import CardTracker, analysed_lead
 from agents.bots.expert_play import build_fill, build_shaped
-from agents.bots.heuristics import PAIR_BREAK, beats, card_values, split_pairs, trick_state
+from agents.bots.heuristics import PAIR_BREAK, beats, card_values, trick_state
 from agents.dmc.candidates import (
     MAX_FOLLOWS,
     Candidates,
@@ -135,12 +135,14 @@ def play_rows(view: PlayerView, plays: Sequence[tuple[int, ...]], layout: str,
     for i, play in enumerate(plays):
         row = rows[i]
         previous = -1
-        copy = pairs = cost = points = trumps = 0
+        copy = pairs = cost = points = trumps = split = 0
         for k in play:  # sorted: a repeated kind is a pair (its copy plane is the next one)
             if k == previous:
                 copy += 1
                 pairs += 1
             else:
+                if previous >= 0 and copy + 1 < hand[previous]:
+                    split += 1
                 copy = 0
             if copy < decks:
                 row[copy * s + slots[k]] = 1.0
@@ -148,9 +150,12 @@ def play_rows(view: PlayerView, plays: Sequence[tuple[int, ...]], layout: str,
             cost += values[k]
             points += POINTS[k]
             trumps += trump[k]
+        if copy + 1 < hand[previous]:
+            split += 1
         n = len(play)
-        # play_cost: the keeping value spent, plus a charge for each pair the play splits
-        cost += PAIR_BREAK * split_pairs(hand, play)
+        # play_cost: the keeping value spent, plus a charge for each of the hand's pairs the play splits
+        # (heuristics.split_pairs, counted in the loop: plays some but not all copies of a held tuple)
+        cost += PAIR_BREAK * split
         row[extra + _POINTS] = points / 25.0
         row[extra + _CARDS] = n / 8.0
         row[extra + _TRUMP_SHARE] = trumps / n

@@ -36,6 +36,7 @@ The decisions of RULES.md 9 use the same table: a 炒地皮 turn is PASS or a bi
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
 
 import numpy as np
@@ -58,8 +59,10 @@ if len(bids_for(2)) != NUM_BID_ACTIONS:
     raise ImportError(f"the two-deck bids ({len(bids_for(2))}) must fill the table's {NUM_BID_ACTIONS} bid slots")
 
 
+@lru_cache(maxsize=8)
 def num_actions(decks: int) -> int:
-    """Size of the action table of a game of ``decks`` decks (66 for one and two decks)."""
+    """Size of the action table of a game of ``decks`` decks (66 for one and two decks; asked at every
+    card decision, so cached)."""
     return FIRST_BID + max(NUM_BID_ACTIONS, len(bids_for(decks)))
 
 KITTY_PICKS = LAYOUT.kitty_size

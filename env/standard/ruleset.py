@@ -28,12 +28,14 @@ from env.core.cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, NUM_RANKS, SUITS,
 from env.core.layout import DealLayout
 from env.core.ruleset import RuleSet
 from env.standard.bidding import Bid, StandingBid, available_bids, bids_for
+from env.standard.decisions import decision_of
 from env.standard.layout import LAYOUT
 from env.standard.moves import legal_follows, legal_leads
 from env.standard.scoring import advance_level, kitty_multiplier_of, next_dealer, score_with
 from env.standard.tricks import Lead, follow_error, lead_error, throw_check, winning_play
 from env.standard.trump import TrumpContext, trump_context
 from env.standard.variants import DEFAULT_KITTY, RuleOptions
+from env.standard.view import view_of
 
 
 class StandardRules(RuleSet):
@@ -101,9 +103,12 @@ class StandardRules(RuleSet):
 
     @property
     def num_actions(self) -> int:
-        from env.standard.actions import num_actions
+        size = self.__dict__.get("_num_actions")
+        if size is None:  # asked at every card decision: the table's size is the options' for good
+            from env.standard.actions import num_actions
 
-        return num_actions(self.options.decks)
+            size = self.__dict__["_num_actions"] = num_actions(self.options.decks)
+        return size
 
     @property
     def redeal_without_bid(self) -> bool:
@@ -172,8 +177,6 @@ class StandardRules(RuleSet):
                                          trump=deal.get("trump"), rules=self, buried=deal.get("buried", False))
 
     def view_of(self, hand: Any, seat: int) -> Any:
-        from env.standard.view import view_of
-
         return view_of(hand, seat)
 
     def encoder(self, layout: str = "canonical", history_len: int | None = None) -> Any:
@@ -187,8 +190,6 @@ class StandardRules(RuleSet):
         return observation_size(layout, self)
 
     def decision(self, hand: Any, seat: int) -> Any:
-        from env.standard.decisions import decision_of
-
         return decision_of(hand, seat)
 
     def hand_rewards(self, hand: Any, scheme: str) -> tuple[float, float]:
