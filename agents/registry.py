@@ -2,7 +2,7 @@
 a search over either (``search`` = ``search:expert``, ``search:checkpoints/x.pt``), a critic
 (``critic:<checkpoint>``), a network burying whole planned burials (``plans:<checkpoint>``), a network
 averaged over the plain suits' renamings (``relabel:<network>``) or a split
-player (``phases:<player>+<bidder>``, :mod:`agents.phases`).
+player (``phases:<player>+<bidder>[+<burier>]``, :mod:`agents.phases`).
 
 Checkpoints are loaded by the function :data:`CHECKPOINT_LOADERS` names for
 their file suffix, imported on first use: evaluation, the environment and user
@@ -104,7 +104,7 @@ def checkpoint_paths(name: str) -> list[str]:
     network, both parts of a split player (``phases:``); none for a bot."""
     parts = phase_parts(name)
     if parts is not None:
-        return sorted(set(checkpoint_paths(parts[0]) + checkpoint_paths(parts[1])))
+        return sorted({path for part in parts for path in checkpoint_paths(part)})
     inner = wrapped_participant(name)
     if inner is not None:
         return checkpoint_paths(inner)
@@ -131,7 +131,7 @@ def make_agent(name_or_path: str, seed: int | None = None, search: Mapping[str, 
                                         relabel=RELABELINGS)
     parts = phase_parts(name_or_path)
     if parts is not None:
-        return PhaseSplitAgent(make_agent(parts[0], seed, search), make_agent(parts[1], seed, search))
+        return PhaseSplitAgent(*(make_agent(part, seed, search) for part in parts))
     prior = search_prior(name_or_path)
     if prior is not None:
         from agents.search import SearchAgent, SearchConfig

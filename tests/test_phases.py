@@ -43,6 +43,30 @@ def test_every_decision_comes_from_the_part_that_owns_its_phase():
     assert kinds == {True, False}
 
 
+def test_a_third_part_buries_and_the_second_keeps_the_bids():
+    split = make_agent("phases:greedy+expert+greedy", 5)
+    assert split.name == "phases:greedy+expert+greedy"
+    greedy, expert = make_agent("greedy", 5), make_agent("expert", 5)
+    burials_differ = 0
+    for seed in range(4):
+        hand = Hand.new(seed, level="2", dealer=None)
+        while hand.phase != Phase.DONE:
+            view = view_of(hand, hand.current_player)
+            decision = split.act(view)
+            owner = greedy if hand.phase in (Phase.PLAY, Phase.KITTY) else expert
+            assert decision == owner.act(view)
+            if hand.phase == Phase.PLAY:
+                hand.play(view.seat, list(decision))
+            elif hand.phase == Phase.KITTY:
+                burials_differ += sorted(decision) != sorted(expert.act(view))
+                hand.bury(view.seat, list(decision))
+            elif decision is None:
+                hand.pass_bid(view.seat)
+            else:
+                hand.bid(view.seat, decision)
+    assert burials_differ  # the burier's burial, not the bidder's
+
+
 def test_a_split_of_one_agent_plays_exactly_as_that_agent():
     settings = Settings(seed=4)
     deals = [make_deal(4, i, settings.rule_set()) for i in range(4)]
@@ -53,13 +77,15 @@ def test_a_split_of_one_agent_plays_exactly_as_that_agent():
 
 def test_names_and_checkpoints_of_a_split_player():
     assert phase_parts("expert") is None and phase_parts("phases:a.pt+expert") == ("a.pt", "expert")
-    for bad in ("phases:expert", "phases:+expert", "phases:a+b+c"):
+    assert phase_parts("phases:a.pt+expert+b.pt") == ("a.pt", "expert", "b.pt")
+    for bad in ("phases:expert", "phases:+expert", "phases:a+b+c+d", "phases:a++c"):
         with pytest.raises(ValueError, match="phases:<player>"):
             make_agent(bad)
     assert not is_checkpoint("phases:checkpoints/x.pt+expert")
     assert checkpoint_paths(f"phases:{NETWORK}+expert") == [NETWORK]
     assert checkpoint_paths(f"phases:search:{NETWORK}+critic:{NETWORK}") == [NETWORK]
     assert checkpoint_paths("phases:greedy+expert") == []
+    assert checkpoint_paths(f"phases:greedy+expert+plans:{NETWORK}") == [NETWORK]
     with pytest.raises(ValueError, match="unknown agent 'nobody'"):
         make_agent("phases:nobody+expert")
     network_split = make_agent(f"phases:{NETWORK}+expert", 0)
