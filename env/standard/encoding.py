@@ -130,13 +130,17 @@ def _count_row(kinds) -> list[int]:
     return row
 
 
+@lru_cache(maxsize=8)
 def slots_of_layout(layout: str) -> int:
-    """Number of card slots of a layout (:func:`env.core.slots.slots_of_layout` with the standard trump block)."""
+    """Number of card slots of a layout (:func:`env.core.slots.slots_of_layout` with the standard trump block;
+    cached: asked at every decision)."""
     return slots.slots_of_layout(layout, TRUMP_SLOTS)
 
 
+@lru_cache(maxsize=1024)
 def slot_table(ctx: TrumpContext, layout: str) -> np.ndarray:
-    """Slot of every kind in a layout: :func:`env.core.slots.slot_table` with the standard trump block."""
+    """Slot of every kind in a layout: :func:`env.core.slots.slot_table` with the standard trump block (the
+    same cached array)."""
     return slots.slot_table(ctx, layout, TRUMP_SLOTS)
 
 
