@@ -27,6 +27,7 @@ from typing import Any
 from env.core.cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, NUM_RANKS, SUITS, points_of, suit_of
 from env.core.layout import DealLayout
 from env.core.ruleset import RuleSet
+from env.standard.actions import num_actions
 from env.standard.bidding import Bid, StandingBid, available_bids, bids_for
 from env.standard.decisions import decision_of
 from env.standard.layout import LAYOUT
@@ -103,12 +104,7 @@ class StandardRules(RuleSet):
 
     @property
     def num_actions(self) -> int:
-        size = self.__dict__.get("_num_actions")
-        if size is None:  # asked at every card decision: the table's size is the options' for good
-            from env.standard.actions import num_actions
-
-            size = self.__dict__["_num_actions"] = num_actions(self.options.decks)
-        return size
+        return num_actions(self.options.decks)
 
     @property
     def redeal_without_bid(self) -> bool:
