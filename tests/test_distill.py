@@ -27,7 +27,7 @@ from agents.distill.labels import (
     shard_paths,
     write_shard,
 )
-from agents.distill.learn import Batch, learn
+from agents.distill.learn import Batch, keep_loss, learn
 from agents.distill.targets import distill_loss, distill_weight, search_policy
 from agents.dmc.agent import DMCAgent
 from agents.dmc.plays import play_rows
@@ -180,6 +180,46 @@ def test_the_choice_target_is_the_cross_entropy_towards_the_searchs_chosen_play(
     assert moved([1.0, 0, 0, 0, 0]) > float(loss)
     with pytest.raises(ValueError, match="chosen rows"):
         distill_loss(q, values, owner, 2, "choice", 0.5, 0.1)
+
+
+def test_the_keep_term_is_the_kl_from_the_starting_networks_candidate_distribution():
+    before = torch.tensor([1.0, 0.0, -0.5, 0.2, 0.4])
+    owner = torch.tensor([0, 0, 0, 1, 1])
+    # no change, or a change shared by a decision's candidates, keeps the distribution: nothing to pay
+    assert float(keep_loss(before.clone(), before, owner, 2, 0.5)) == pytest.approx(0.0, abs=1e-7)
+    shifted = before + torch.tensor([2.0, 2.0, 2.0, -1.0, -1.0])
+    assert float(keep_loss(shifted, before, owner, 2, 0.5)) == pytest.approx(0.0, abs=1e-6)
+    now = torch.tensor([0.0, 1.0, -0.5, 0.4, 0.2])
+    expected = 0.0
+    for rows in (slice(0, 3), slice(3, 5)):
+        p = torch.softmax(before[rows] / 0.5, 0)
+        expected += float(torch.sum(p * (torch.log(p) - torch.log_softmax(now[rows] / 0.5, 0))))
+    assert float(keep_loss(now, before, owner, 2, 0.5)) == pytest.approx(expected / 2, rel=1e-5)
+    assert float(keep_loss(now, before, owner, 2, 0.5)) > 0
+
+
+def test_the_keep_term_holds_the_ordering_near_the_start_while_the_labels_pull(tmp_path):
+    """The same labels and steps, with and without keep_weight: with it, the learnt network's candidate
+    distribution ends nearer the starting network's (KL over the labelled decisions)."""
+    config = _config(tmp_path, hands=2, hands_per_shard=2)
+    run_labelling(config)
+    model, run = model_from_checkpoint(load_checkpoint(NETWORK))
+    batch = Batch(read_labels([tmp_path / "labels"], label_header(run, {})))
+    with torch.no_grad():
+        q_start = batch.forward(model.eval())[0]
+    drift = {}
+    for weight in (0.0, 5.0):
+        config["learn"].update(steps=40, target="choice", learning_rate=1e-3, batch_size=64, eval_every=40,
+                               save_every=40, temperature=0.1, distill_floor=1.0, q_weight=0.0, value_weight=0.0,
+                               keep_weight=weight, out=str(tmp_path / f"learn{weight}"))
+        learn(config)
+        trained = model_from_checkpoint(load_checkpoint(tmp_path / f"learn{weight}" / "latest.pt"))[0].eval()
+        with torch.no_grad():
+            drift[weight] = float(keep_loss(batch.forward(trained)[0], q_start, batch.owner, batch.n, 0.1))
+    assert drift[0.0] > 0 and drift[5.0] < drift[0.0]
+    config["learn"]["keep_weight"] = -1.0
+    with pytest.raises(ValueError, match="keep_weight"):
+        learn(config)
 
 
 def test_the_distillation_weight_never_falls_below_its_floor():

@@ -9,6 +9,9 @@ Starts from a checkpoint and trains on label sets (:mod:`agents.distill.labels`)
 * ``V(s)`` is regressed to the Monte Carlo return of the labelled hand, and
   (``q_weight``) ``Q`` of the search's choice too, so ``Q`` keeps its units;
   ``anchor_weight`` keeps ``V`` near the starting network's instead (:func:`anchor_loss`);
+* ``keep_weight`` keeps each decision's candidate ordering near the starting
+  network's where the labels say nothing new (:func:`keep_loss`): a round that
+  learns only new labels would otherwise forget what earlier rounds taught;
 * optionally (``selfplay_every``) a batch of the network's own self-play every
   few steps, trained by the usual DMC loss (:func:`agents.dmc.learner.train_step`).
 
@@ -44,7 +47,14 @@ from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
 from agents.distill.labels import Labels, label_header, read_labels
-from agents.distill.targets import TARGETS, candidate_spread, distill_loss, distill_weight, segment_argmax
+from agents.distill.targets import (
+    TARGETS,
+    candidate_spread,
+    distill_loss,
+    distill_weight,
+    segment_argmax,
+    segment_log_softmax,
+)
 from agents.dmc.learner import train_step
 from agents.dmc.models import q_and_values
 from agents.selfplay.checkpoint import check_resumable, load_checkpoint, model_from_checkpoint, save_checkpoint
@@ -84,8 +94,9 @@ def check_learn(cfg: dict[str, Any]) -> None:
     for name in ("distill_weight", "distill_floor", "value_weight", "q_weight", "anneal_steps", "selfplay_every"):
         if not cfg[name] >= 0:
             raise ValueError(f"learn.{name} must be >= 0, got {cfg[name]!r}")
-    if not cfg.get("anchor_weight", 0.0) >= 0:
-        raise ValueError(f"learn.anchor_weight must be >= 0, got {cfg['anchor_weight']!r}")
+    for name in ("anchor_weight", "keep_weight"):
+        if not cfg.get(name, 0.0) >= 0:
+            raise ValueError(f"learn.{name} must be >= 0, got {cfg[name]!r}")
     if not 0 <= cfg["holdout"] < 1:
         raise ValueError(f"learn.holdout must be in [0, 1), got {cfg['holdout']!r}")
 
@@ -102,7 +113,8 @@ def split_by_hand(labels: Labels, holdout: float, seed: int) -> tuple[np.ndarray
 def loss_terms(model: nn.Module, batch: Batch, cfg: dict[str, Any], weight: float,
                anchor: nn.Module | None = None) -> tuple[torch.Tensor, dict]:
     """The step's loss and its parts (see the module docstring); ``anchor``: the starting network, whose
-    ``V`` the ``anchor_weight`` term keeps (:func:`anchor_loss`)."""
+    ``V`` the ``anchor_weight`` term keeps (:func:`anchor_loss`) and whose candidate ordering the
+    ``keep_weight`` term keeps (:func:`keep_loss`)."""
     q, value = batch.forward(model)
     distill = distill_loss(q, batch.values, batch.owner, batch.n, cfg["target"], cfg["temperature"],
                            cfg["target_temperature"], batch.chosen)
@@ -111,15 +123,23 @@ def loss_terms(model: nn.Module, batch: Batch, cfg: dict[str, Any], weight: floa
     loss = weight * distill + cfg["value_weight"] * value_loss + cfg["q_weight"] * q_loss
     parts = {"distill_loss": float(distill.detach()), "value_loss": float(value_loss.detach()),
              "q_loss": float(q_loss.detach())}
-    if anchor is not None and cfg.get("anchor_weight", 0.0):
-        anchored = anchor_loss(value, anchor, batch)
-        loss = loss + cfg["anchor_weight"] * anchored
-        parts["anchor_loss"] = float(anchored.detach())
+    anchor_weight, keep_weight = cfg.get("anchor_weight", 0.0), cfg.get("keep_weight", 0.0)
+    if anchor is not None and (anchor_weight or keep_weight):
+        with torch.no_grad():
+            q_before, value_before = batch.forward(anchor)
+        if anchor_weight:
+            anchored = anchor_loss(value, value_before)
+            loss = loss + anchor_weight * anchored
+            parts["anchor_loss"] = float(anchored.detach())
+        if keep_weight:
+            kept = keep_loss(q, q_before, batch.owner, batch.n, cfg["temperature"])
+            loss = loss + keep_weight * kept
+            parts["keep_loss"] = float(kept.detach())
     return loss, parts
 
 
-def anchor_loss(value: torch.Tensor, anchor: nn.Module, batch: Batch) -> torch.Tensor:
-    """Mean squared change of ``V(s)`` from the starting network's on the batch's decisions.
+def anchor_loss(value: torch.Tensor, value_before: torch.Tensor) -> torch.Tensor:
+    """Mean squared change of ``V(s)`` from the starting network's (``value_before``) on a batch's decisions.
 
     Both distillation targets cancel ``V`` (they shape only the differences between a decision's
     candidates), so without a term on ``V`` the shared layers they change drag it anywhere: measured on
@@ -128,9 +148,23 @@ def anchor_loss(value: torch.Tensor, anchor: nn.Module, batch: Batch) -> torch.T
     shared by all its decisions (and absent from imitation labels); the starting network's ``V`` was
     trained on millions of them, so it is the better thing to stay near.
     """
-    with torch.no_grad():
-        _, before = batch.forward(anchor)
-    return torch.mean((value - before) ** 2)
+    return torch.mean((value - value_before) ** 2)
+
+
+def keep_loss(q: torch.Tensor, q_before: torch.Tensor, owner: torch.Tensor, decisions: int,
+              temperature: float) -> torch.Tensor:
+    """``KL(before || now)`` of each decision's candidate distribution ``softmax(Q / temperature)``, averaged
+    over decisions: the starting network's ordering, kept where the search's choice does not pull away.
+
+    A round that learns only the labels of its start's own positions (the earlier rounds' labels gone)
+    pulls the ordering towards those labels alone, and what the earlier rounds taught is kept only as
+    far as the new labels agree; the starting network carries those rounds, so staying near its
+    distribution on the new positions keeps them (learning without forgetting, Li and Hoiem 2016).
+    """
+    log_now = segment_log_softmax(q / temperature, owner, decisions)
+    log_before = segment_log_softmax(q_before / temperature, owner, decisions)
+    per_row = torch.exp(log_before) * (log_before - log_now)
+    return q.new_zeros(decisions).index_add(0, owner, per_row).mean()
 
 
 @torch.no_grad()
@@ -174,7 +208,8 @@ def learn(config: dict[str, Any]) -> dict[str, Any]:
         raise ValueError("no labelled decisions left for training (learn.holdout too large or empty labels)")
     holdout = Batch(labels.select(hold_idx))
     optimizer = torch.optim.Adam(model.parameters(), lr=cfg["learning_rate"])
-    anchor = model_from_checkpoint(state)[0].eval() if cfg.get("anchor_weight", 0.0) else None
+    keeps_start = cfg.get("anchor_weight", 0.0) or cfg.get("keep_weight", 0.0)
+    anchor = model_from_checkpoint(state)[0].eval() if keeps_start else None
     counters = dict(state["counters"])
     step = 0
     latest = out / "latest.pt"
