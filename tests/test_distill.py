@@ -222,6 +222,38 @@ def test_the_keep_term_holds_the_ordering_near_the_start_while_the_labels_pull(t
         learn(config)
 
 
+def test_decisions_kept_by_the_search_margin_are_those_where_another_candidate_had_the_higher_mean():
+    labels = _labels(4, 3, 5, (2, 3))
+    labels.cand_count = np.array([3, 2, 2, 3], np.int32)
+    labels.cand_rows = np.zeros((10, 3), np.float16)
+    labels.cand_worlds = np.full(10, 4, np.int32)
+    #                       prior first in each decision
+    labels.cand_value = np.array([0.5, 0.7, 0.1,  0.3, 0.2,  0.0, 0.4,  -0.1, -0.1, -0.3], np.float32)
+    labels.chosen = np.array([0, 0, 1, 0], np.int32)
+    # 0: kept although 0.7 > 0.5; 1: kept, the prior's mean the best; 2: the challenger chosen; 3: a tie, not higher
+    assert labels.kept_by_margin().tolist() == [True, False, False, False]
+    assert labels.select(np.array([0, 2])).kept_by_margin().tolist() == [True, False]
+
+
+def test_skip_margin_kept_trains_on_the_other_decisions_only(tmp_path, monkeypatch):
+    config = _config(tmp_path, hands=2, hands_per_shard=2)
+    run_labelling(config)
+    labels = read_labels([tmp_path / "labels"], label_header(_run(), {}))
+    seen: list[int] = []
+    original = Labels.select
+
+    def spying(self, decisions):
+        seen.extend(np.asarray(decisions).tolist())
+        return original(self, decisions)
+
+    monkeypatch.setattr(Labels, "select", spying)
+    config["learn"].update(steps=20, batch_size=8, skip_margin_kept=True)
+    learn(config)
+    skipped = set(np.flatnonzero(labels.kept_by_margin()).tolist())
+    assert skipped and len(skipped) < len(labels)  # the labels hold both kinds
+    assert seen and not skipped & set(seen)  # holdout 0: every selection is a training batch
+
+
 def test_the_distillation_weight_never_falls_below_its_floor():
     weights = [distill_weight(step, 1.0, 0.25, 100) for step in range(0, 500, 10)]
     assert weights[0] == 1.0 and min(weights) == 0.25 and weights[-1] == 0.25

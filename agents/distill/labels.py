@@ -93,6 +93,20 @@ class Labels:
                       self.hand[decisions], self.ret[decisions], self.cand_count[decisions], self.cand_rows[rows],
                       self.cand_value[rows], self.cand_worlds[rows], self.chosen[decisions])
 
+    def kept_by_margin(self) -> np.ndarray:
+        """Boolean mask of the decisions where the search kept its prior's play (row 0) although another
+        examined candidate had the higher mean: the prior stood by the search's margin (a challenger must
+        lead by ``min_advantage_se`` standard errors), not by the values, so the label says "the prior's
+        play" where the search could not tell the plays apart."""
+        if not len(self):
+            return np.zeros(0, dtype=bool)
+        values = self.cand_value.astype(np.float64).copy()
+        offsets = self.offsets
+        first = values[offsets[:-1]].copy()
+        values[offsets[:-1]] = -np.inf
+        best_other = np.maximum.reduceat(values, offsets[:-1])
+        return (self.chosen == 0) & (best_other > first)
+
     @staticmethod
     def concatenate(parts: list[Labels]) -> Labels:
         """One set holding the decisions of several, in order."""

@@ -9,6 +9,9 @@ Starts from a checkpoint and trains on label sets (:mod:`agents.distill.labels`)
 * ``V(s)`` is regressed to the Monte Carlo return of the labelled hand, and
   (``q_weight``) ``Q`` of the search's choice too, so ``Q`` keeps its units;
   ``anchor_weight`` keeps ``V`` near the starting network's instead (:func:`anchor_loss`);
+* ``skip_margin_kept`` leaves out the decisions where the search kept its prior's
+  play only by its margin (:meth:`agents.distill.labels.Labels.kept_by_margin`),
+  so the ties the search could not break do not pull the network towards the prior;
 * ``keep_weight`` keeps each decision's candidate ordering near the starting
   network's where the labels say nothing new (:func:`keep_loss`): a round that
   learns only new labels would otherwise forget what earlier rounds taught;
@@ -204,6 +207,8 @@ def learn(config: dict[str, Any]) -> dict[str, Any]:
     model, run = model_from_checkpoint(state)
     labels = read_labels([to_absolute_path(str(d)) for d in cfg["labels"]], label_header(run, {}))
     train_idx, hold_idx = split_by_hand(labels, cfg["holdout"], cfg["seed"])
+    if cfg.get("skip_margin_kept", False):
+        train_idx = train_idx[~labels.kept_by_margin()[train_idx]]
     if len(train_idx) == 0:
         raise ValueError("no labelled decisions left for training (learn.holdout too large or empty labels)")
     holdout = Batch(labels.select(hold_idx))
