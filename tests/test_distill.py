@@ -467,3 +467,13 @@ def test_the_shipped_defaults_make_a_labeller_and_a_learner_of_one_network():
     start = model_from_checkpoint(load_checkpoint(ROOT / cfg["learn"]["checkpoint"]))[1]
     expected = label_header(start, cfg["search"])
     assert {k: header[k] for k in MATCHED} == {k: expected[k] for k in MATCHED}
+
+
+def test_the_label_sets_kept_in_git_still_read_for_the_network_whose_positions_they_are():
+    """data/labels/README.md: the kept sets must stay readable by this code (format version, header) and
+    match the network they were labelled for, or a later round cannot learn from them."""
+    kept = [ROOT / "data" / "labels" / name for name in ("d2_21", "d2_22")]
+    run = model_from_checkpoint(load_checkpoint(ROOT / "checkpoints" / "dmc_play_distill2.pt"))[1]
+    labels = read_labels(kept, label_header(run, {}))
+    assert len(labels) == 22_435 + 22_607
+    assert labels.cand_count.min() >= 2 and len(np.unique(labels.hand)) == 418 + 410
