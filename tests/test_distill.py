@@ -27,8 +27,8 @@ from agents.distill.labels import (
     shard_paths,
     write_shard,
 )
-from agents.distill.learn import Batch, keep_loss, learn
-from agents.distill.targets import distill_loss, distill_weight, search_policy
+from agents.distill.learn import Batch, learn
+from agents.distill.targets import distill_loss, distill_weight, keep_loss, search_policy
 from agents.dmc.agent import DMCAgent
 from agents.dmc.plays import play_rows
 from agents.selfplay.checkpoint import load_checkpoint, model_from_checkpoint

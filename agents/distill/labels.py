@@ -100,11 +100,11 @@ class Labels:
         play" where the search could not tell the plays apart."""
         if not len(self):
             return np.zeros(0, dtype=bool)
-        values = self.cand_value.astype(np.float64).copy()
-        offsets = self.offsets
-        first = values[offsets[:-1]].copy()
-        values[offsets[:-1]] = -np.inf
-        best_other = np.maximum.reduceat(values, offsets[:-1])
+        values = self.cand_value.astype(np.float64)  # a copy: the priors' rows are masked below
+        starts = self.offsets[:-1]
+        first = values[starts]
+        values[starts] = -np.inf
+        best_other = np.maximum.reduceat(values, starts)
         return (self.chosen == 0) & (best_other > first)
 
     @staticmethod

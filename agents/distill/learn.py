@@ -13,7 +13,7 @@ Starts from a checkpoint and trains on label sets (:mod:`agents.distill.labels`)
   play only by its margin (:meth:`agents.distill.labels.Labels.kept_by_margin`),
   so the ties the search could not break do not pull the network towards the prior;
 * ``keep_weight`` keeps each decision's candidate ordering near the starting
-  network's where the labels say nothing new (:func:`keep_loss`): a round that
+  network's where the labels say nothing new (:func:`agents.distill.targets.keep_loss`): a round that
   learns only new labels would otherwise forget what earlier rounds taught;
 * optionally (``selfplay_every``) a batch of the network's own self-play every
   few steps, trained by the usual DMC loss (:func:`agents.dmc.learner.train_step`).
@@ -50,14 +50,7 @@ from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
 from agents.distill.labels import Labels, label_header, read_labels
-from agents.distill.targets import (
-    TARGETS,
-    candidate_spread,
-    distill_loss,
-    distill_weight,
-    segment_argmax,
-    segment_log_softmax,
-)
+from agents.distill.targets import TARGETS, candidate_spread, distill_loss, distill_weight, keep_loss, segment_argmax
 from agents.dmc.learner import train_step
 from agents.dmc.models import q_and_values
 from agents.selfplay.checkpoint import check_resumable, load_checkpoint, model_from_checkpoint, save_checkpoint
@@ -117,7 +110,7 @@ def loss_terms(model: nn.Module, batch: Batch, cfg: dict[str, Any], weight: floa
                anchor: nn.Module | None = None) -> tuple[torch.Tensor, dict]:
     """The step's loss and its parts (see the module docstring); ``anchor``: the starting network, whose
     ``V`` the ``anchor_weight`` term keeps (:func:`anchor_loss`) and whose candidate ordering the
-    ``keep_weight`` term keeps (:func:`keep_loss`)."""
+    ``keep_weight`` term keeps (:func:`agents.distill.targets.keep_loss`)."""
     q, value = batch.forward(model)
     distill = distill_loss(q, batch.values, batch.owner, batch.n, cfg["target"], cfg["temperature"],
                            cfg["target_temperature"], batch.chosen)
@@ -152,22 +145,6 @@ def anchor_loss(value: torch.Tensor, value_before: torch.Tensor) -> torch.Tensor
     trained on millions of them, so it is the better thing to stay near.
     """
     return torch.mean((value - value_before) ** 2)
-
-
-def keep_loss(q: torch.Tensor, q_before: torch.Tensor, owner: torch.Tensor, decisions: int,
-              temperature: float) -> torch.Tensor:
-    """``KL(before || now)`` of each decision's candidate distribution ``softmax(Q / temperature)``, averaged
-    over decisions: the starting network's ordering, kept where the search's choice does not pull away.
-
-    A round that learns only the labels of its start's own positions (the earlier rounds' labels gone)
-    pulls the ordering towards those labels alone, and what the earlier rounds taught is kept only as
-    far as the new labels agree; the starting network carries those rounds, so staying near its
-    distribution on the new positions keeps them (learning without forgetting, Li and Hoiem 2016).
-    """
-    log_now = segment_log_softmax(q / temperature, owner, decisions)
-    log_before = segment_log_softmax(q_before / temperature, owner, decisions)
-    per_row = torch.exp(log_before) * (log_before - log_now)
-    return q.new_zeros(decisions).index_add(0, owner, per_row).mean()
 
 
 @torch.no_grad()

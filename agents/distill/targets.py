@@ -76,6 +76,22 @@ def distill_loss(q: torch.Tensor, values: torch.Tensor, owner: torch.Tensor, dec
     raise ValueError(f"learn.target must be one of {TARGETS}, got {kind!r}")
 
 
+def keep_loss(q: torch.Tensor, q_before: torch.Tensor, owner: torch.Tensor, decisions: int,
+              temperature: float) -> torch.Tensor:
+    """``KL(before || now)`` of each decision's candidate distribution ``softmax(Q / temperature)``, averaged
+    over decisions: the starting network's ordering, kept where the search's choice does not pull away.
+
+    A round that learns only the labels of its start's own positions (the earlier rounds' labels gone)
+    pulls the ordering towards those labels alone, and what the earlier rounds taught is kept only as
+    far as the new labels agree; the starting network carries those rounds, so staying near its
+    distribution on the new positions keeps them (learning without forgetting, Li and Hoiem 2016).
+    """
+    log_now = segment_log_softmax(q / temperature, owner, decisions)
+    log_before = segment_log_softmax(q_before / temperature, owner, decisions)
+    per_row = torch.exp(log_before) * (log_before - log_now)
+    return q.new_zeros(decisions).index_add(0, owner, per_row).mean()
+
+
 def candidate_spread(q: torch.Tensor, owner: torch.Tensor, decisions: int) -> torch.Tensor:
     """Standard deviation of each decision's candidate scores (the collapse alarm of self-play)."""
     mean = segment_mean(q, owner, decisions)
