@@ -27,7 +27,7 @@ from agents.distill.labels import (
     shard_paths,
     write_shard,
 )
-from agents.distill.learn import Batch, learn
+from agents.distill.learn import Batch, check_learn, learn, training_decisions
 from agents.distill.targets import distill_loss, distill_weight, keep_loss, search_policy
 from agents.dmc.agent import DMCAgent
 from agents.dmc.plays import play_rows
@@ -254,6 +254,27 @@ def test_skip_margin_kept_trains_on_the_other_decisions_only(tmp_path, monkeypat
     assert seen and not skipped & set(seen)  # holdout 0: every selection is a training batch
 
 
+def test_override_repeat_draws_the_searchs_overrides_that_many_times_as_often():
+    labels = _labels(5, 3, 5, (2, 3))
+    labels.cand_count = np.full(5, 2, np.int32)
+    labels.cand_rows = np.zeros((10, 3), np.float16)
+    labels.cand_worlds = np.full(10, 4, np.int32)
+    labels.cand_value = np.array([0.1, 0.5,  0.3, 0.2,  0.0, 0.4,  0.2, 0.1,  0.6, 0.0], np.float32)
+    labels.chosen = np.array([0, 0, 1, 0, 1], np.int32)  # 0: kept by the margin; 2 and 4: overrides
+    train = np.array([0, 1, 2, 3])  # decision 4 held out
+    drawn = training_decisions(labels, train, {"skip_margin_kept": True, "override_repeat": 3})
+    assert drawn.tolist() == [1, 2, 2, 2, 3]
+    assert training_decisions(labels, train, {"override_repeat": 1}).tolist() == [0, 1, 2, 3]
+    assert training_decisions(labels, train, {"override_repeat": 2}).tolist() == [0, 1, 2, 2, 3]
+    config = {"target": "choice", "steps": 1, "batch_size": 1, "eval_every": 1, "save_every": 1,
+              "selfplay_tables": 1, "temperature": 0.1, "target_temperature": 0.1, "learning_rate": 1e-4,
+              "distill_weight": 1.0, "distill_floor": 0.0, "value_weight": 0.0, "q_weight": 0.0,
+              "anneal_steps": 0, "selfplay_every": 0, "holdout": 0.0}
+    for bad in (0, 1.5):
+        with pytest.raises(ValueError, match="override_repeat"):
+            check_learn({**config, "override_repeat": bad})
+
+
 def test_the_distillation_weight_never_falls_below_its_floor():
     weights = [distill_weight(step, 1.0, 0.25, 100) for step in range(0, 500, 10)]
     assert weights[0] == 1.0 and min(weights) == 0.25 and weights[-1] == 0.25
@@ -469,11 +490,16 @@ def test_the_shipped_defaults_make_a_labeller_and_a_learner_of_one_network():
     assert {k: header[k] for k in MATCHED} == {k: expected[k] for k in MATCHED}
 
 
-def test_the_label_sets_kept_in_git_still_read_for_the_network_whose_positions_they_are():
+@pytest.mark.parametrize(("network", "sets", "decisions", "hands"), [
+    ("dmc_play_distill2.pt", ("d2_21", "d2_22"), 22_435 + 22_607, 418 + 410),
+    ("dmc_play_distill3.pt", ("d3_31", "d3_32"), 16_218 + 16_122, 294 + 296),
+])
+def test_the_label_sets_kept_in_git_still_read_for_the_network_whose_positions_they_are(network, sets, decisions,
+                                                                                       hands):
     """data/labels/README.md: the kept sets must stay readable by this code (format version, header) and
     match the network they were labelled for, or a later round cannot learn from them."""
-    kept = [ROOT / "data" / "labels" / name for name in ("d2_21", "d2_22")]
-    run = model_from_checkpoint(load_checkpoint(ROOT / "checkpoints" / "dmc_play_distill2.pt"))[1]
+    kept = [ROOT / "data" / "labels" / name for name in sets]
+    run = model_from_checkpoint(load_checkpoint(ROOT / "checkpoints" / network))[1]
     labels = read_labels(kept, label_header(run, {}))
-    assert len(labels) == 22_435 + 22_607
-    assert labels.cand_count.min() >= 2 and len(np.unique(labels.hand)) == 418 + 410
+    assert len(labels) == decisions
+    assert labels.cand_count.min() >= 2 and len(np.unique(labels.hand)) == hands

@@ -12,6 +12,8 @@ Starts from a checkpoint and trains on label sets (:mod:`agents.distill.labels`)
 * ``skip_margin_kept`` leaves out the decisions where the search kept its prior's
   play only by its margin (:meth:`agents.distill.labels.Labels.kept_by_margin`),
   so the ties the search could not break do not pull the network towards the prior;
+* ``override_repeat`` draws the decisions where the search overrode its prior (chose
+  another play than the prior's) that many times as often (:func:`training_decisions`);
 * ``keep_weight`` keeps each decision's candidate ordering near the starting
   network's where the labels say nothing new (:func:`agents.distill.targets.keep_loss`): a round that
   learns only new labels would otherwise forget what earlier rounds taught;
@@ -93,8 +95,25 @@ def check_learn(cfg: dict[str, Any]) -> None:
     for name in ("anchor_weight", "keep_weight"):
         if not cfg.get(name, 0.0) >= 0:
             raise ValueError(f"learn.{name} must be >= 0, got {cfg[name]!r}")
+    repeat = cfg.get("override_repeat", 1)
+    if not isinstance(repeat, int) or repeat < 1:
+        raise ValueError(f"learn.override_repeat must be a positive integer, got {repeat!r}")
     if not 0 <= cfg["holdout"] < 1:
         raise ValueError(f"learn.holdout must be in [0, 1), got {cfg['holdout']!r}")
+
+
+def training_decisions(labels: Labels, train_idx: np.ndarray, cfg: dict[str, Any]) -> np.ndarray:
+    """The decisions the steps draw their batches from: ``train_idx`` less the margin's ties
+    (``skip_margin_kept``), with every decision where the search chose another play than its prior's
+    repeated ``override_repeat`` times: the overrides are where the search knows more than the prior
+    (whose play most labels are), so weighting them asks the network for more than the prior's play."""
+    if cfg.get("skip_margin_kept", False):
+        train_idx = train_idx[~labels.kept_by_margin()[train_idx]]
+    repeat = cfg.get("override_repeat", 1)
+    if repeat > 1:
+        overrides = train_idx[labels.chosen[train_idx] != 0]
+        train_idx = np.sort(np.concatenate([train_idx] + [overrides] * (repeat - 1)))
+    return train_idx
 
 
 def split_by_hand(labels: Labels, holdout: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -184,8 +203,7 @@ def learn(config: dict[str, Any]) -> dict[str, Any]:
     model, run = model_from_checkpoint(state)
     labels = read_labels([to_absolute_path(str(d)) for d in cfg["labels"]], label_header(run, {}))
     train_idx, hold_idx = split_by_hand(labels, cfg["holdout"], cfg["seed"])
-    if cfg.get("skip_margin_kept", False):
-        train_idx = train_idx[~labels.kept_by_margin()[train_idx]]
+    train_idx = training_decisions(labels, train_idx, cfg)
     if len(train_idx) == 0:
         raise ValueError("no labelled decisions left for training (learn.holdout too large or empty labels)")
     holdout = Batch(labels.select(hold_idx))
@@ -265,7 +283,7 @@ def learn(config: dict[str, Any]) -> dict[str, Any]:
             signal.signal(s, handler)
         save()
         writer.close()
-    print(f"checkpoint: {latest} ({step} steps on {len(train_idx)} decisions; {len(hold_idx)} held out)")
+    print(f"checkpoint: {latest} ({step} steps on {len(np.unique(train_idx))} decisions; {len(hold_idx)} held out)")
     return figures or holdout_figures(model, holdout, cfg)
 
 
