@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +28,7 @@ from agents.distill.labels import (
     shard_paths,
     write_shard,
 )
-from agents.distill.learn import Batch, check_learn, learn, training_decisions
+from agents.distill.learn import Batch, check_learn, learn, renamed_labels, training_decisions
 from agents.distill.targets import distill_loss, distill_weight, keep_loss, search_policy
 from agents.dmc.agent import DMCAgent
 from agents.dmc.plays import play_rows
@@ -275,6 +276,46 @@ def test_override_repeat_draws_the_searchs_overrides_that_many_times_as_often():
             check_learn({**config, "override_repeat": bad})
 
 
+def test_renamings_show_the_learner_each_decision_under_a_renaming_of_its_plain_suits(tmp_path, monkeypatch):
+    """learn.renamings: every drawn batch is renamed decision by decision (values, choices and candidate counts
+    kept, inputs moved), a round runs with it, and a network whose decisions have no renamings is refused."""
+    config = _config(tmp_path, hands=1)
+    run_labelling(config)
+    run = _run()
+    labels = read_labels([tmp_path / "labels"], label_header(run, {}))
+    renamed = renamed_labels(labels, run, np.random.default_rng(0))
+    for name in ("phase", "seat", "hand", "ret", "cand_count", "cand_value", "cand_worlds", "chosen"):
+        np.testing.assert_array_equal(getattr(renamed, name), getattr(labels, name))
+    moved = (renamed.obs != labels.obs).any(axis=1)
+    assert 0 < moved.sum() < len(labels)  # the identity is one of the renamings drawn
+    assert np.array_equal(np.sort(renamed.obs, axis=1), np.sort(labels.obs, axis=1))  # a permutation of each row
+    bids = replace(labels, phase=np.zeros_like(labels.phase))  # as a bid's decisions: never renamed
+    assert np.array_equal(renamed_labels(bids, run, np.random.default_rng(0)).obs, labels.obs)
+    drawn: list[int] = []
+    original = renamed_labels
+
+    def spying(labels, run, rng):
+        drawn.append(len(labels))
+        return original(labels, run, rng)
+
+    monkeypatch.setattr("agents.distill.learn.renamed_labels", spying)
+    config["learn"]["renamings"] = True
+    learn(config)
+    assert len(drawn) == config["learn"]["steps"]
+    with pytest.raises(ValueError, match="renamings"):
+        check_learn({**config["learn"], "renamings": "yes"})
+    from agents.selfplay.checkpoint import new_model, save_checkpoint
+    from agents.selfplay.config import run_config
+    from tests.test_train import config as train_config
+
+    cfg = train_config("train=smoke", "rules=guafeng")
+    path = save_checkpoint(tmp_path / "guafeng.pt", model=new_model(run_config(cfg)), optimizer=None, config=cfg,
+                           counters={"frames": 0})
+    config["learn"]["checkpoint"] = str(path)
+    with pytest.raises(ValueError, match="guafeng"):
+        learn(config)
+
+
 def test_the_distillation_weight_never_falls_below_its_floor():
     weights = [distill_weight(step, 1.0, 0.25, 100) for step in range(0, 500, 10)]
     assert weights[0] == 1.0 and min(weights) == 0.25 and weights[-1] == 0.25
@@ -506,3 +547,31 @@ def test_the_label_sets_kept_in_git_still_read_for_the_network_whose_positions_t
     labels = read_labels(kept, label_header(run, {}))
     assert len(labels) == decisions
     assert labels.cand_count.min() >= 2 and len(np.unique(labels.hand)) == hands
+
+
+def test_the_agreement_split_counts_where_the_network_plays_the_searchs_choice(tmp_path, capsys):
+    """agents.distill.agreement: labels whose choice is the network's own best play agree everywhere; moved
+    to another candidate they agree nowhere, and overrides and kept decisions are counted apart."""
+    from agents.distill.agreement import agreement, best_candidates, main, split
+
+    model, run = model_from_checkpoint(load_checkpoint(NETWORK))
+    config = _config(tmp_path, hands=2, hands_per_shard=2)
+    run_labelling(config)
+    labels = read_labels([tmp_path / "labels"], label_header(run, {}))
+    best = best_candidates(model, labels)
+    assert best.shape == (len(labels),) and np.all((best >= 0) & (best < labels.cand_count))
+    mine = replace(labels, chosen=best.astype(np.int32))
+    figures = agreement(model, mine)
+    assert (figures.decisions, figures.overrides) == (len(labels), int((best != 0).sum()))
+    assert figures.on_kept == 1.0 and figures.on_overrides == (1.0 if figures.overrides else 0.0)
+    other = replace(labels, chosen=((best + 1) % labels.cand_count).astype(np.int32))
+    moved = agreement(model, other)
+    assert moved.on_overrides == 0.0 and moved.on_kept == 0.0
+    train, held = split(labels, 0.5, 0, None)
+    assert len(train) + len(held) == len(labels) - int(labels.kept_by_margin().sum())
+    assert not set(train.hand.tolist()) & set(held.hand.tolist())
+    main([NETWORK, "--labels", str(tmp_path / "labels"), "--holdout", "0.5", "--renamings"])
+    printed = capsys.readouterr().out
+    assert "training hands" in printed and "held-out hands" in printed and "renaming" in printed
+    with pytest.raises(SystemExit):
+        main([NETWORK, "--labels", str(tmp_path / "labels"), "--holdout", "1.5"])

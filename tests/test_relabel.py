@@ -3,6 +3,7 @@ position's own encoding, the averaged Q is the mean over renamed positions, and 
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import replace
 
@@ -15,12 +16,20 @@ from agents.bots.expert import ExpertAgent
 from agents.dmc.agent import DMCAgent
 from agents.dmc.learner_rules import decision_candidates
 from agents.dmc.plays import play_rows, step_table
-from agents.dmc.relabel import IDENTITY, observation_gather, relabelings, renamed_inputs, renamed_kind
+from agents.dmc.relabel import (
+    IDENTITY,
+    encoded_context,
+    observation_gather,
+    relabelings,
+    renamed_encoding,
+    renamed_inputs,
+    renamed_kind,
+)
 from agents.registry import RELABEL, RELABELINGS, checkpoint_paths, is_checkpoint, make_agent
 from env.core.actions import card_mask
 from env.core.cards import RANKS, card_list, parse_cards
 from env.core.registry import make_ruleset
-from env.standard.encoding import NUM_CARD_PLANES, ObservationEncoder, slots_of_layout
+from env.standard.encoding import NUM_CARD_PLANES, ObservationEncoder, scalar_features, slots_of_layout
 from env.standard.hand import Hand, Phase
 from env.standard.trump import trump_context
 from env.standard.view import view_of
@@ -198,3 +207,49 @@ def test_relabel_names_and_refusals():
     for bad in (0, 2.5):
         with pytest.raises(ValueError, match="relabel counts"):
             DMCAgent(plain.model, plain.run, relabel=bad)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 100_000), options=st.sampled_from([{}, {"decks": 1}, {"decks": 3}, {"constant_twos": True}]))
+def test_a_stored_decision_is_renamed_as_its_position_would_be(seed, options):
+    """What a label keeps of a decision (its encoded inputs, no hand) is enough to rename it: the trump context
+    reads back from the observation, and a drawn renaming is the encoding of one of the renamed positions."""
+    original, _, _ = _twin_hands(seed, options)
+    rules, layout, planes = original.ruleset, "canonical", original.ruleset.layout.decks
+    coder = ObservationEncoder(ruleset=rules)
+    bots = [ExpertAgent(seat) for seat in range(4)]
+    rng = np.random.default_rng(seed)
+    checked = 0
+    while original.phase != Phase.DONE and checked < 6:
+        seat = original.current_player
+        view = view_of(original, seat)
+        if original.phase == Phase.PLAY:
+            candidates = decision_candidates(view, layout)
+            obs, history = coder.encode(view, seat), coder.history(view, seat)
+            assert encoded_context(obs, rules, layout) is original.ctx
+            renamings = relabelings(original.ctx)
+            stacked_obs, stacked_history, rows = renamed_inputs(original.ctx, layout, renamings, rules, obs, history,
+                                                                candidates.rows, planes)
+            n = len(candidates.rows)
+            positions = [(stacked_obs[i].tobytes(), stacked_history[i].tobytes(), rows[i * n:(i + 1) * n].tobytes())
+                         for i in range(len(renamings))]
+            drawn = set()
+            for _ in range(12):
+                renamed = renamed_encoding(rules, layout, obs, history, candidates.rows, planes, rng)
+                key = tuple(a.tobytes() for a in renamed)
+                assert key in positions
+                drawn.add(key)
+            assert len(drawn) > 1  # not only the identity
+            checked += 1
+            original.play(seat, list(bots[seat].play(view)))
+        else:
+            original.bury(seat, bots[seat].bury(view))
+    assert checked == 6
+    blank = obs.copy()
+    trump_at = NUM_CARD_PLANES * planes * slots_of_layout(layout)
+    trump_at += sum(width for _, width in itertools.takewhile(lambda f: f[0] != "trump_suit", scalar_features(rules)))
+    assert blank[trump_at:trump_at + 5].sum() == 1
+    blank[trump_at:trump_at + 5] = 0  # as before the trump is fixed
+    assert encoded_context(blank, rules, layout) is None
+    same = renamed_encoding(rules, layout, blank, history, candidates.rows, planes, rng)
+    assert all(a is b for a, b in zip(same, (blank, history, candidates.rows), strict=True))

@@ -17,6 +17,9 @@ Starts from a checkpoint and trains on label sets (:mod:`agents.distill.labels`)
 * ``keep_weight`` keeps each decision's candidate ordering near the starting
   network's where the labels say nothing new (:func:`agents.distill.targets.keep_loss`): a round that
   learns only new labels would otherwise forget what earlier rounds taught;
+* ``renamings`` shows each drawn decision under a random renaming of its plain suits
+  (:meth:`agents.dmc.learner_rules.LearnerRules.renamed_encoding`; the identity among them), so the labels
+  teach the position and not the suit names it was dealt in;
 * optionally (``selfplay_every``) a batch of the network's own self-play every
   few steps, trained by the usual DMC loss (:func:`agents.dmc.learner.train_step`).
 
@@ -39,6 +42,7 @@ from __future__ import annotations
 
 import json
 import signal
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +58,7 @@ from tqdm import tqdm
 from agents.distill.labels import Labels, label_header, read_labels
 from agents.distill.targets import TARGETS, candidate_spread, distill_loss, distill_weight, keep_loss, segment_argmax
 from agents.dmc.learner import train_step
+from agents.dmc.learner_rules import learner_rules
 from agents.dmc.models import q_and_values
 from agents.selfplay.checkpoint import check_resumable, load_checkpoint, model_from_checkpoint, save_checkpoint
 
@@ -95,6 +100,8 @@ def check_learn(cfg: dict[str, Any]) -> None:
     for name in ("anchor_weight", "keep_weight"):
         if not cfg.get(name, 0.0) >= 0:
             raise ValueError(f"learn.{name} must be >= 0, got {cfg[name]!r}")
+    if not isinstance(cfg.get("renamings", False), bool):
+        raise ValueError(f"learn.renamings must be true or false, got {cfg['renamings']!r}")
     repeat = cfg.get("override_repeat", 1)
     if not isinstance(repeat, int) or repeat < 1:
         raise ValueError(f"learn.override_repeat must be a positive integer, got {repeat!r}")
@@ -114,6 +121,20 @@ def training_decisions(labels: Labels, train_idx: np.ndarray, cfg: dict[str, Any
         overrides = train_idx[labels.chosen[train_idx] != 0]
         train_idx = np.sort(np.concatenate([train_idx] + [overrides] * (repeat - 1)))
     return train_idx
+
+
+def renamed_labels(labels: Labels, run, rng: np.random.Generator) -> Labels:
+    """``labels`` with every decision's observation, history and candidate rows renamed by one renaming of its
+    plain suits drawn by ``rng`` (``learn.renamings``): the values and choices stay, since a renaming changes
+    neither a position's worth nor which of its plays is which. Bids (phase 0) stay as they are."""
+    rules = learner_rules(run.rules)
+    obs, history, rows = labels.obs.copy(), labels.history.copy(), labels.cand_rows.copy()
+    offsets = labels.offsets
+    for i in np.flatnonzero(labels.phase != 0):  # phase 0, the bids: a bid names its suit and is not renamed
+        a, b = offsets[i], offsets[i + 1]
+        obs[i], history[i], rows[a:b] = rules.renamed_encoding(run.rules, run.layout, labels.obs[i], labels.history[i],
+                                                               labels.cand_rows[a:b], run.rules.layout.decks, rng)
+    return replace(labels, obs=obs, history=history, cand_rows=rows)
 
 
 def split_by_hand(labels: Labels, holdout: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -201,6 +222,10 @@ def learn(config: dict[str, Any]) -> dict[str, Any]:
     source = to_absolute_path(str(cfg["checkpoint"]))
     state = load_checkpoint(source)
     model, run = model_from_checkpoint(state)
+    renamings = cfg.get("renamings", False)
+    if renamings and (run.action_mode != "play" or not learner_rules(run.rules).has_renamings):
+        raise ValueError(f"learn.renamings: the {run.rules.name} rule set's {run.action_mode}-mode decisions "
+                         "have no renamings of their suits")
     labels = read_labels([to_absolute_path(str(d)) for d in cfg["labels"]], label_header(run, {}))
     train_idx, hold_idx = split_by_hand(labels, cfg["holdout"], cfg["seed"])
     train_idx = training_decisions(labels, train_idx, cfg)
@@ -249,8 +274,8 @@ def learn(config: dict[str, Any]) -> dict[str, Any]:
     try:
         while step < cfg["steps"] and not stop["now"]:
             rng = np.random.default_rng([cfg["seed"], step])  # the batch of a step does not depend on resumes
-            batch = Batch(labels.select(np.sort(rng.choice(train_idx, min(cfg["batch_size"], len(train_idx)),
-                                                           replace=False))))
+            drawn = labels.select(np.sort(rng.choice(train_idx, min(cfg["batch_size"], len(train_idx)), replace=False)))
+            batch = Batch(renamed_labels(drawn, run, rng) if renamings else drawn)
             weight = distill_weight(step, cfg["distill_weight"], cfg["distill_floor"], cfg["anneal_steps"])
             model.train()
             loss, parts = loss_terms(model, batch, cfg, weight, anchor)

@@ -82,6 +82,12 @@ class LearnerRules(ABC):
         no such renamings at this decision."""
         return None
 
+    def renamed_encoding(self, ruleset: Any, layout: str, obs: np.ndarray, history: np.ndarray, rows: np.ndarray,
+                         planes: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """A stored decision's inputs (as :meth:`renamed_inputs` takes them, without the view: what a label
+        keeps) under one of its renamings drawn by ``rng``; only asked where :attr:`has_renamings`."""
+        raise NotImplementedError(f"{type(self).__name__} names no renamings of a decision")
+
     def network_policy(self, agent: Any) -> Any:
         """The policy a :class:`~agents.dmc.agent.DMCAgent` trained on this rule set plays it with
         (default: the standard game's decisions through the agent's own methods)."""

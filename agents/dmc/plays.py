@@ -49,7 +49,7 @@ from agents.dmc.candidates import (
     special_actions,
 )
 from agents.dmc.learner_rules import LearnerRules
-from agents.dmc.relabel import relabelings, renamed_inputs
+from agents.dmc.relabel import relabelings, renamed_encoding, renamed_inputs
 from agents.search.candidates import follow_ideas
 from env.core.actions import PASS
 from env.core.cards import NUM_KINDS, POINTS
@@ -266,6 +266,11 @@ class StandardLearner(LearnerRules):
             return None
         return renamed_inputs(view.ctx, layout, relabelings(view.ctx, limit), view.ruleset, obs, history, rows,
                               planes)
+
+    def renamed_encoding(self, ruleset, layout: str, obs: np.ndarray, history: np.ndarray, rows: np.ndarray,
+                         planes: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """A random renaming of the plain suits of a stored decision (:func:`agents.dmc.relabel.renamed_encoding`)."""
+        return renamed_encoding(ruleset, layout, obs, history, rows, planes, rng)
 
     def forced_step(self, env) -> int | None:
         """PASS on a bid turn of the deal with nothing to bid."""

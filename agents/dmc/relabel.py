@@ -29,12 +29,14 @@ from itertools import permutations
 
 import numpy as np
 
-from env.core.cards import LITTLE_JOKER, NUM_KINDS, NUM_SUITS, kind_of, rank_of, suit_of
+from env.core.cards import LITTLE_JOKER, NUM_KINDS, NUM_SUITS, RANKS, SUITS, kind_of, rank_of, suit_of
 from env.core.ruleset import RuleSet
 from env.core.slots import canonical_suit_index
 from env.standard.encoding import (
     CARD_SET_NAMES,
+    NUM_LEVELS,
     VARIANT_CARD_SETS,
+    count_planes,
     has_variant_features,
     history_row_size,
     observation_size,
@@ -147,3 +149,43 @@ def renamed_inputs(ctx: TrumpContext, layout: str, renamings: list[Relabeling], 
     history_all = np.stack([history[:, history_gather(ctx, layout, r)] for r in renamings])
     rows_all = np.concatenate([rows[:, row_gather(ctx, layout, r, planes, rows.shape[1])] for r in renamings])
     return obs_all, history_all, rows_all
+
+
+def _scalar_offsets(ruleset: RuleSet, layout: str) -> dict[str, int]:
+    """Where each scalar feature starts in the flat observation of ``ruleset`` in ``layout``."""
+    offset = len(CARD_SET_NAMES) * count_planes(ruleset) * slots_of_layout(layout)
+    starts = {}
+    for name, width in scalar_features(ruleset):
+        starts[name] = offset
+        offset += width
+    return starts
+
+
+def encoded_context(obs: np.ndarray, ruleset: RuleSet, layout: str) -> TrumpContext | None:
+    """The trump context of an encoded decision, read back from its observation's ``trump_suit``,
+    ``jokers_only`` and ``level`` scalars: what a stored decision (a label) keeps of its position, so it
+    can be renamed without the hand it came from. ``None`` before the trump is fixed (no trump one-hot)."""
+    starts = _scalar_offsets(ruleset, layout)
+    trump = obs[starts["trump_suit"]:starts["trump_suit"] + 5]
+    if not trump.any():
+        return None
+    suit = int(np.argmax(trump))
+    level = int(np.argmax(obs[starts["level"]:starts["level"] + NUM_LEVELS]))
+    # by their names, as a hand builds its context, so the cached context is the hand's own
+    return ruleset.trump_context(RANKS[level], None if suit == 4 else SUITS[suit], bool(obs[starts["jokers_only"]]))
+
+
+def renamed_encoding(ruleset: RuleSet, layout: str, obs: np.ndarray, history: np.ndarray, rows: np.ndarray,
+                     planes: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A stored decision's observation, trick history and candidate rows under one renaming drawn at random
+    from those keeping its trump suit (the identity among them), so a learner sees each labelled position
+    in any of the suit names it could have been dealt in; a decision without a trump is returned as it is."""
+    ctx = encoded_context(obs, ruleset, layout)
+    if ctx is None:
+        return obs, history, rows
+    choices = relabelings(ctx)
+    renaming = choices[int(rng.integers(len(choices)))]
+    if renaming == IDENTITY:
+        return obs, history, rows
+    return (obs[observation_gather(ctx, layout, renaming, ruleset)], history[:, history_gather(ctx, layout, renaming)],
+            rows[:, row_gather(ctx, layout, renaming, planes, rows.shape[1])])
