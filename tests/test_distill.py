@@ -72,6 +72,16 @@ def _labels(n: int, width: int, obs: int, history: tuple[int, int], seed: int = 
                   chosen=np.array([rng.integers(0, c) for c in counts], np.int32))
 
 
+def _foreign_checkpoint(path: Path, *overrides: str) -> Path:
+    """An untrained checkpoint of the smoke preset with ``overrides`` (another rule set or action mode)."""
+    from agents.selfplay.checkpoint import new_model, save_checkpoint
+    from agents.selfplay.config import run_config
+    from tests.test_train import config as train_config
+
+    cfg = train_config("train=smoke", *overrides)
+    return save_checkpoint(path, model=new_model(run_config(cfg)), optimizer=None, config=cfg, counters={"frames": 0})
+
+
 def _header():
     return label_header(_run(), dict(TINY_SEARCH), prior="greedy", play_by="search", seed=0)
 
@@ -304,14 +314,7 @@ def test_renamings_show_the_learner_each_decision_under_a_renaming_of_its_plain_
     assert len(drawn) == config["learn"]["steps"]
     with pytest.raises(ValueError, match="renamings"):
         check_learn({**config["learn"], "renamings": "yes"})
-    from agents.selfplay.checkpoint import new_model, save_checkpoint
-    from agents.selfplay.config import run_config
-    from tests.test_train import config as train_config
-
-    cfg = train_config("train=smoke", "rules=guafeng")
-    path = save_checkpoint(tmp_path / "guafeng.pt", model=new_model(run_config(cfg)), optimizer=None, config=cfg,
-                           counters={"frames": 0})
-    config["learn"]["checkpoint"] = str(path)
+    config["learn"]["checkpoint"] = str(_foreign_checkpoint(tmp_path / "guafeng.pt", "rules=guafeng"))
     with pytest.raises(ValueError, match="guafeng"):
         learn(config)
 
@@ -485,14 +488,8 @@ def test_selfplay_batches_train_alongside_the_labels(tmp_path):
 
 def test_a_network_the_search_cannot_label_for_is_refused(tmp_path):
     """A card-mode checkpoint or a 刮风 one: refused at start-up, the rule set and mode named."""
-    from agents.selfplay.checkpoint import new_model, save_checkpoint
-    from agents.selfplay.config import run_config
-    from tests.test_train import config as train_config
-
     for overrides, named in ((("action_mode=card", "train.teacher=none"), "card"), (("rules=guafeng",), "guafeng")):
-        cfg = train_config("train=smoke", *overrides)
-        path = save_checkpoint(tmp_path / f"{named}.pt", model=new_model(run_config(cfg)), optimizer=None, config=cfg,
-                               counters={"frames": 0})
+        path = _foreign_checkpoint(tmp_path / f"{named}.pt", *overrides)
         with pytest.raises(ValueError, match=named):
             make_labeller(_config(tmp_path, network=str(path)))
 
@@ -576,3 +573,6 @@ def test_the_agreement_split_counts_where_the_network_plays_the_searchs_choice(t
     assert "training hands" in printed and "held-out hands" in printed and "renaming" in printed
     with pytest.raises(SystemExit):
         main([NETWORK, "--labels", str(tmp_path / "labels"), "--holdout", "1.5"])
+    foreign = _foreign_checkpoint(tmp_path / "guafeng.pt", "rules=guafeng")
+    with pytest.raises(SystemExit, match="does not match"):
+        main([NETWORK, str(foreign), "--labels", str(tmp_path / "labels"), "--holdout", "0.5"])

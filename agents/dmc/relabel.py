@@ -93,6 +93,18 @@ def _planes_gather(slots: np.ndarray, planes: int, offset: int = 0) -> np.ndarra
     return np.concatenate([offset + p * s + slots for p in range(planes)])
 
 
+@lru_cache(maxsize=64)
+def _scalar_starts(ruleset: RuleSet, layout: str) -> tuple[dict[str, int], int]:
+    """Where each scalar feature starts in the flat observation of ``ruleset`` in ``layout``, and where the
+    scalars end (the card sets come first; read-only by convention: the result is cached)."""
+    offset = len(CARD_SET_NAMES) * count_planes(ruleset) * slots_of_layout(layout)
+    starts = {}
+    for name, width in scalar_features(ruleset):
+        starts[name] = offset
+        offset += width
+    return starts, offset
+
+
 @lru_cache(maxsize=4096)
 def observation_gather(ctx: TrumpContext, layout: str, relabeling: Relabeling, ruleset: RuleSet) -> np.ndarray:
     """Index ``g`` with ``obs[g]`` the renamed position's flat observation (:mod:`env.standard.encoding`'s
@@ -103,17 +115,15 @@ def observation_gather(ctx: TrumpContext, layout: str, relabeling: Relabeling, r
     card_sets = len(CARD_SET_NAMES) * ctx.decks
     gather[:card_sets * s] = _planes_gather(slots, card_sets)
     suits = _suit_gather(ctx, relabeling)
-    offset = card_sets * s
-    for name, width in scalar_features(ruleset):
-        if name == "lead_suit":
-            gather[offset:offset + 5] = offset + suits
-        elif name == "voids":
-            for seat in range(4):
-                gather[offset + 5 * seat:offset + 5 * seat + 5] = offset + 5 * seat + suits
-        offset += width
-    if has_variant_features(ruleset):  # the RULES.md 9 block's card sets
+    starts, end = _scalar_starts(ruleset, layout)
+    lead = starts["lead_suit"]
+    gather[lead:lead + 5] = lead + suits
+    for seat in range(4):
+        voids = starts["voids"] + 5 * seat
+        gather[voids:voids + 5] = voids + suits
+    if has_variant_features(ruleset):  # the RULES.md 9 block's card sets, after the scalars
         variant_sets = len(VARIANT_CARD_SETS) * ctx.decks
-        gather[offset:offset + variant_sets * s] = _planes_gather(slots, variant_sets, offset)
+        gather[end:end + variant_sets * s] = _planes_gather(slots, variant_sets, end)
     gather.setflags(write=False)
     return gather
 
@@ -151,21 +161,11 @@ def renamed_inputs(ctx: TrumpContext, layout: str, renamings: list[Relabeling], 
     return obs_all, history_all, rows_all
 
 
-def _scalar_offsets(ruleset: RuleSet, layout: str) -> dict[str, int]:
-    """Where each scalar feature starts in the flat observation of ``ruleset`` in ``layout``."""
-    offset = len(CARD_SET_NAMES) * count_planes(ruleset) * slots_of_layout(layout)
-    starts = {}
-    for name, width in scalar_features(ruleset):
-        starts[name] = offset
-        offset += width
-    return starts
-
-
 def encoded_context(obs: np.ndarray, ruleset: RuleSet, layout: str) -> TrumpContext | None:
     """The trump context of an encoded decision, read back from its observation's ``trump_suit``,
     ``jokers_only`` and ``level`` scalars: what a stored decision (a label) keeps of its position, so it
     can be renamed without the hand it came from. ``None`` before the trump is fixed (no trump one-hot)."""
-    starts = _scalar_offsets(ruleset, layout)
+    starts = _scalar_starts(ruleset, layout)[0]
     trump = obs[starts["trump_suit"]:starts["trump_suit"] + 5]
     if not trump.any():
         return None
