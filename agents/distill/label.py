@@ -38,7 +38,7 @@ from agents.registry import SEARCH, make_agent
 from agents.search import SearchAgent
 from agents.search.worlds import World
 from agents.selfplay.checkpoint import load_checkpoint, model_from_checkpoint
-from agents.selfplay.config import RunConfig
+from agents.selfplay.config import RunConfig, resolve_device
 from env.shengji_env import raw_env
 from env.standard.hand import Hand
 from env.standard.phases import Phase
@@ -187,6 +187,10 @@ def make_labeller(cfg: dict[str, Any]) -> tuple[Labeller, dict[str, Any]]:
     network = DMCAgent(model, run, seed=int(label["seed"])) \
         if label["play_by"] == "network" or network_candidate else None
     actor = network if label["play_by"] == "network" else None
+    device = resolve_device(str(label.get("device", "cpu")), "label.device")
+    for agent in (search.prior, search.value_network, network):
+        if isinstance(agent, DMCAgent):
+            agent.to(device)
     header = label_header(run, search_options, prior=prior, play_by=label["play_by"], network=str(label["network"]),
                           seed=int(label["seed"]), network_candidate=network_candidate, candidates=compare)
     return Labeller(run, search, actor, int(label["seed"]), network if network_candidate else None,

@@ -23,6 +23,9 @@ Starts from a checkpoint and trains on label sets (:mod:`agents.distill.labels`)
 * optionally (``selfplay_every``) a batch of the network's own self-play every
   few steps, trained by the usual DMC loss (:func:`agents.dmc.learner.train_step`).
 
+The steps run on ``device`` (``auto``: CUDA when present; the self-play batches need the CPU); the
+labels stay in host memory and each step's batch crosses once.
+
 Hands, not decisions, are split into training and holdout (``holdout``). On
 the holdout it reports, to TensorBoard (``<out>/tensorboard``) and the progress
 bar: ``distill/agreement_choice`` (the network's best candidate is the search's
@@ -61,6 +64,7 @@ from agents.dmc.learner import train_step
 from agents.dmc.learner_rules import learner_rules
 from agents.dmc.models import q_and_values
 from agents.selfplay.checkpoint import check_resumable, load_checkpoint, model_from_checkpoint, save_checkpoint
+from agents.selfplay.config import resolve_device
 
 
 class Batch:
@@ -78,6 +82,12 @@ class Batch:
         self.owner = torch.repeat_interleave(torch.arange(self.n), counts)
         self.chosen = torch.from_numpy(labels.offsets[:-1]) + torch.from_numpy(labels.chosen.astype(np.int64))
         self.best = segment_argmax(self.values, self.owner, self.n)
+
+    def to(self, device: torch.device) -> Batch:
+        """The same decisions with their tensors on ``device`` (the learner's)."""
+        for name in ("obs", "history", "phase", "ret", "rows", "values", "owner", "chosen", "best"):
+            setattr(self, name, getattr(self, name).to(device))
+        return self
 
     def forward(self, model: nn.Module) -> tuple[torch.Tensor, torch.Tensor]:
         """``(Q of every candidate row, V of every decision)``."""
@@ -107,6 +117,10 @@ def check_learn(cfg: dict[str, Any]) -> None:
         raise ValueError(f"learn.override_repeat must be a positive integer, got {repeat!r}")
     if not 0 <= cfg["holdout"] < 1:
         raise ValueError(f"learn.holdout must be in [0, 1), got {cfg['holdout']!r}")
+    device = resolve_device(str(cfg.get("device", "cpu")), "learn.device")
+    if cfg["selfplay_every"] and device.type != "cpu":
+        raise ValueError(f"learn.selfplay_every plays its tables on the CPU: set learn.device=cpu with it "
+                         f"(learn.device={cfg.get('device')!r} is {device})")
 
 
 def training_decisions(labels: Labels, train_idx: np.ndarray, cfg: dict[str, Any]) -> np.ndarray:
@@ -222,6 +236,8 @@ def learn(config: dict[str, Any]) -> dict[str, Any]:
     source = to_absolute_path(str(cfg["checkpoint"]))
     state = load_checkpoint(source)
     model, run = model_from_checkpoint(state)
+    device = resolve_device(str(cfg.get("device", "cpu")), "learn.device")
+    model.to(device)
     renamings = cfg.get("renamings", False)
     if renamings and (run.action_mode != "play" or not learner_rules(run.rules).has_renamings):
         raise ValueError(f"learn.renamings: the {run.rules.name} rule set's {run.action_mode}-mode decisions "
@@ -231,10 +247,10 @@ def learn(config: dict[str, Any]) -> dict[str, Any]:
     train_idx = training_decisions(labels, train_idx, cfg)
     if len(train_idx) == 0:
         raise ValueError("no labelled decisions left for training (learn.holdout too large or empty labels)")
-    holdout = Batch(labels.select(hold_idx))
+    holdout = Batch(labels.select(hold_idx)).to(device)
     optimizer = torch.optim.Adam(model.parameters(), lr=cfg["learning_rate"])
     keeps_start = cfg.get("anchor_weight", 0.0) or cfg.get("keep_weight", 0.0)
-    anchor = model_from_checkpoint(state)[0].eval() if keeps_start else None
+    anchor = model_from_checkpoint(state)[0].eval().to(device) if keeps_start else None
     counters = dict(state["counters"])
     step = 0
     latest = out / "latest.pt"
@@ -275,7 +291,7 @@ def learn(config: dict[str, Any]) -> dict[str, Any]:
         while step < cfg["steps"] and not stop["now"]:
             rng = np.random.default_rng([cfg["seed"], step])  # the batch of a step does not depend on resumes
             drawn = labels.select(np.sort(rng.choice(train_idx, min(cfg["batch_size"], len(train_idx)), replace=False)))
-            batch = Batch(renamed_labels(drawn, run, rng) if renamings else drawn)
+            batch = Batch(renamed_labels(drawn, run, rng) if renamings else drawn).to(device)
             weight = distill_weight(step, cfg["distill_weight"], cfg["distill_floor"], cfg["anneal_steps"])
             model.train()
             loss, parts = loss_terms(model, batch, cfg, weight, anchor)

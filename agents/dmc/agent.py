@@ -41,7 +41,7 @@ from agents.dmc.inference import acting_q_values
 from agents.dmc.learner_rules import card_step_table, decision_candidates, decision_phase, learner_rules, play_rows
 from agents.dmc.models import PHASE_PLAY
 from agents.selfplay.checkpoint import CheckpointError, load_checkpoint, model_from_checkpoint
-from agents.selfplay.config import RunConfig
+from agents.selfplay.config import RunConfig, resolve_device
 from env.core.actions import PASS, STOP, card_mask
 from env.standard.actions import PlayComposer, action_bid, bid_mask, composer_for
 from env.standard.bidding import Bid
@@ -81,6 +81,24 @@ class DMCAgent(Agent):
         # 刮风 has its own).
         self.encoder = run.rules.encoder(run.layout, run.history_len)
         self._policy = None
+        self.device = torch.device("cpu")
+
+    def to(self, device: str | torch.device) -> DMCAgent:
+        """Score on ``device`` (``auto``, ``cpu``, ``cuda``...): the network moves there, the positions are
+        encoded on the CPU and cross in one batch per forward pass. A device this machine does not have is
+        refused and the agent stays where it was."""
+        target = resolve_device(str(device), "device")
+        self.model.to(target)
+        self.device = target
+        return self
+
+    def _forward(self, obs: torch.Tensor, history: torch.Tensor, rows: torch.Tensor, index: torch.Tensor,
+                 phase: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(Q of each row, V of each decision)`` on the CPU, computed on the agent's device."""
+        if self.device.type == "cpu":
+            return acting_q_values(self.model, obs, history, rows, index, phase)
+        q, value = acting_q_values(self.model, *(t.to(self.device) for t in (obs, history, rows, index, phase)))
+        return q.cpu(), value.cpu()
 
     @classmethod
     def from_checkpoint(cls, path: str | Path, seed: int | None = None, epsilon: float = 0.0,
@@ -141,8 +159,8 @@ class DMCAgent(Agent):
             obs, history, rows = renamed
             n = len(obs)
         index = torch.arange(n).repeat_interleave(len(rows) // n)
-        q = acting_q_values(self.model, torch.from_numpy(obs), torch.from_numpy(history), torch.from_numpy(rows),
-                            index, torch.full((n,), phase))[0].numpy()
+        q = self._forward(torch.from_numpy(obs), torch.from_numpy(history), torch.from_numpy(rows), index,
+                          torch.full((n,), phase))[0].numpy()
         return q.reshape(n, -1).mean(axis=0)
 
     def _choose(self, view: Any, mask: np.ndarray, picked: list[int]) -> int:
@@ -231,7 +249,7 @@ class DMCAgent(Agent):
             rows = torch.from_numpy(np.concatenate([c.rows for c in candidates]))
             index = torch.repeat_interleave(torch.arange(len(scored)), torch.tensor(sizes))
             phase = torch.tensor([c.phase for c in candidates])
-            q = acting_q_values(self.model, obs, history, rows, index, phase)[0].numpy()
+            q = self._forward(obs, history, rows, index, phase)[0].numpy()
             start = 0
             for i, found, size in zip(scored, candidates, sizes):
                 chosen[i] = found.moves[int(q[start:start + size].argmax())]
@@ -248,7 +266,7 @@ class DMCAgent(Agent):
         n = len(views)
         rows = torch.zeros(n, self._play_network.action_size)
         phase = torch.full((n,), PHASE_PLAY, dtype=torch.long)
-        return acting_q_values(self.model, obs, history, rows, torch.arange(n), phase)[1].numpy()
+        return self._forward(obs, history, rows, torch.arange(n), phase)[1].numpy()
 
     def bid(self, view: PlayerView) -> Bid | None:
         if self.run.action_mode == "play":

@@ -143,13 +143,24 @@ class RunConfig:
     action_mode: str = "card"
 
     def resolve_device(self) -> torch.device:
-        """``auto``: CUDA when present, else CPU."""
-        if self.device == "auto":
-            return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-        device = torch.device(self.device)
-        if device.type == "cuda" and not torch.cuda.is_available():
-            raise ValueError(f"device={self.device!r} requested but CUDA is not available")
-        return device
+        """``auto``: CUDA when present, else CPU (:func:`resolve_device`)."""
+        return resolve_device(self.device)
+
+
+def resolve_device(name: str, option: str = "device") -> torch.device:
+    """The torch device of a ``device`` setting: ``auto`` is CUDA when present, else the CPU; a CUDA
+    device on a machine without one, or a name torch does not know, is refused with ``option`` named."""
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    try:
+        device = torch.device(name)
+    except (RuntimeError, TypeError) as error:
+        raise ValueError(f"{option}={name!r} is not a device (auto, cpu, cuda or cuda:N)") from error
+    if device.type not in ("cpu", "cuda"):
+        raise ValueError(f"{option}={name!r} is not a device (auto, cpu, cuda or cuda:N)")
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"{option}={name!r} requested but CUDA is not available")
+    return device
 
 
 def _build(cls, data: dict[str, Any], group: str):

@@ -1,0 +1,37 @@
+"""The GPU machine's prepared run (benchmarks/gpu_round.py) works end to end, here on the CPU at smoke size:
+a session lent a GPU for a few minutes must not spend them on a broken script."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("gpu_round", ROOT / "benchmarks" / "gpu_round.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_prepared_round_trains_labels_learns_and_writes_its_figures(tmp_path):
+    figures = _script().main(["--out", str(tmp_path), "--preset", "smoke", "--train-minutes", "0.05",
+                              "--labellers", "1", "--label-seconds", "15", "--learn-steps", "2",
+                              "--search", "worlds=2", "screen_worlds=1", "max_candidates=3", "time_budget=5"])
+    assert figures["train"]["frames"] > 0 and figures["train"]["frames_per_second"] > 0
+    assert figures["label"]["decisions"] > 0 and figures["label"]["hands"] >= 1
+    assert figures["learn"]["steps"] == 2
+    assert json.loads((tmp_path / "gpu_round.json").read_text())["label"] == figures["label"]
+    table = (tmp_path / "gpu_round.md").read_text()
+    assert "frames/s" in table and "decisions/s" in table and "steps/s" in table
+
+
+def test_a_size_that_is_not_positive_is_refused(capsys):
+    import pytest
+
+    with pytest.raises(SystemExit):
+        _script().arguments(["--out", "x", "--labellers", "0"])
+    assert "--labellers must be positive" in capsys.readouterr().err
