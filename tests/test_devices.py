@@ -4,11 +4,13 @@ they check that asking for it is refused with the setting named and changes noth
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import torch
 
-from agents.distill.label import make_labeller, run_labelling
-from agents.distill.learn import learn
+from agents.distill.label import run_labelling
+from agents.distill.learn import check_learn, learn, learner_device
 from agents.dmc.agent import DMCAgent
 from agents.selfplay.checkpoint import load_checkpoint
 from agents.selfplay.config import resolve_device
@@ -77,12 +79,51 @@ def test_the_learner_on_an_explicit_cpu_learns_what_the_default_learns(tmp_path)
     assert all(torch.equal(default[k], explicit[k]) for k in default)
 
 
-@pytest.mark.parametrize("device", ["gpu"] + ([] if HAS_CUDA else ["cuda"]))
+@pytest.mark.parametrize("device", ["gpu", "cuda:99"] + ([] if HAS_CUDA else ["cuda"]))
 def test_a_learner_or_labeller_on_a_device_this_machine_lacks_is_refused_before_it_writes(tmp_path, device):
     config = _config(tmp_path, device=device)
     with pytest.raises(ValueError, match=r"label\.device"):
-        make_labeller(config)
+        run_labelling(config)
     config["learn"]["device"] = device
     with pytest.raises(ValueError, match=r"learn\.device"):
         learn(config)
     assert not (tmp_path / "labels").exists() and not (tmp_path / "learn").exists()
+
+
+def test_auto_learns_on_the_cpu_when_self_play_batches_come_along():
+    assert learner_device({"device": "auto", "selfplay_every": 2}) == torch.device("cpu")
+    assert learner_device({"device": "auto", "selfplay_every": 0}) == resolve_device("auto")
+    assert learner_device({"selfplay_every": 0}) == torch.device("cpu")  # a configuration older than the key
+    if HAS_CUDA:
+        with pytest.raises(ValueError, match="selfplay_every plays its tables on the CPU"):
+            check_learn({**_config(Path("unused"))["learn"], "device": "cuda", "selfplay_every": 2})
+
+
+# On a machine with CUDA (the GPU machine runs these first: benchmarks/gpu_round.py) the same work on the GPU.
+
+@pytest.mark.skipif(not HAS_CUDA, reason="needs CUDA")
+def test_an_agent_on_cuda_plays_as_on_the_cpu():
+    agent = DMCAgent.from_checkpoint(NETWORK, seed=0)
+    views = _positions(agent, 12)
+    q, values = [agent.play_values(view)[1] for view in views], agent.state_values(views)
+    agent.to("cuda")
+    assert next(agent.model.parameters()).is_cuda
+    assert all(abs(agent.play_values(view)[1] - before).max() < 1e-3 for view, before in zip(views, q))
+    assert abs(agent.state_values(views) - values).max() < 1e-3
+    assert len(agent.batch_plays(views)) == len(views)
+
+
+@pytest.mark.skipif(not HAS_CUDA, reason="needs CUDA")
+def test_a_round_labels_with_network_rollouts_and_learns_on_cuda_then_resumes(tmp_path):
+    config = _config(tmp_path, device="cuda", prior=NETWORK, play_by="network", hands=2)
+    config["search"]["rollout"] = "network"
+    hands, decisions, stopped = run_labelling(config)
+    assert (hands, stopped) == (2, False) and decisions > 10
+    config["learn"].update(device="cuda", anchor_weight=1.0, keep_weight=1.0, holdout=0.5)
+    figures = learn(config)
+    assert 0.0 <= figures["agreement_choice"] <= 1.0
+    config["learn"].update(resume=True, steps=5)
+    learn(config)
+    state = load_checkpoint(tmp_path / "learn" / "latest.pt")
+    assert state["counters"]["distill_steps"] == 5
+    assert all(t.device.type == "cpu" for t in state["model"].values())

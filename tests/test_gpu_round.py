@@ -7,6 +7,8 @@ import importlib.util
 import json
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -18,20 +20,27 @@ def _script():
 
 
 def test_the_prepared_round_trains_labels_learns_and_writes_its_figures(tmp_path):
-    figures = _script().main(["--out", str(tmp_path), "--preset", "smoke", "--train-minutes", "0.05",
-                              "--labellers", "1", "--label-seconds", "15", "--learn-steps", "2",
-                              "--search", "worlds=2", "screen_worlds=1", "max_candidates=3", "time_budget=5"])
+    out, work = tmp_path / "out", tmp_path / "work"
+    figures = _script().main(["--out", str(out), "--work", str(work), "--preset", "smoke", "--train-minutes",
+                              "0.05", "--labellers", "1", "--label-hands", "1", "--label-seconds", "300",
+                              "--learn-steps", "2", "--search", "worlds=2", "screen_worlds=1", "max_candidates=3"])
     assert figures["train"]["frames"] > 0 and figures["train"]["frames_per_second"] > 0
-    assert figures["label"]["decisions"] > 0 and figures["label"]["hands"] >= 1
+    assert figures["train"]["learner_steps_per_second"] > 0
+    assert figures["label"]["hands"] == 1 and figures["label"]["decisions"] > 0
+    assert figures["label"]["exit_codes"] == [0] and figures["label"]["worlds_per_candidate"] >= 1
+    assert (work / "train" / "checkpoints" / "latest.pt").exists() and not (out / "train").exists()
     assert figures["learn"]["steps"] == 2
-    assert json.loads((tmp_path / "gpu_round.json").read_text())["label"] == figures["label"]
-    table = (tmp_path / "gpu_round.md").read_text()
+    assert json.loads((out / "gpu_round.json").read_text())["label"] == figures["label"]
+    table = (out / "gpu_round.md").read_text()
     assert "frames/s" in table and "decisions/s" in table and "steps/s" in table
 
 
-def test_a_size_that_is_not_positive_is_refused(capsys):
-    import pytest
-
+def test_a_size_that_is_not_positive_or_a_folder_in_use_is_refused(tmp_path, capsys):
     with pytest.raises(SystemExit):
-        _script().arguments(["--out", "x", "--labellers", "0"])
+        _script().arguments(["--out", str(tmp_path / "new"), "--labellers", "0"])
     assert "--labellers must be positive" in capsys.readouterr().err
+    (tmp_path / "used").mkdir()
+    (tmp_path / "used" / "labels").mkdir()
+    with pytest.raises(SystemExit):
+        _script().arguments(["--out", str(tmp_path / "used")])
+    assert "is not empty" in capsys.readouterr().err

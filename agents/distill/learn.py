@@ -23,8 +23,8 @@ Starts from a checkpoint and trains on label sets (:mod:`agents.distill.labels`)
 * optionally (``selfplay_every``) a batch of the network's own self-play every
   few steps, trained by the usual DMC loss (:func:`agents.dmc.learner.train_step`).
 
-The steps run on ``device`` (``auto``: CUDA when present; the self-play batches need the CPU); the
-labels stay in host memory and each step's batch crosses once.
+The steps run on ``device`` (:func:`learner_device`; ``auto``: CUDA when present, the CPU with the
+self-play batches); the labels stay in host memory and each step's batch crosses once.
 
 Hands, not decisions, are split into training and holdout (``holdout``). On
 the holdout it reports, to TensorBoard (``<out>/tensorboard``) and the progress
@@ -117,10 +117,20 @@ def check_learn(cfg: dict[str, Any]) -> None:
         raise ValueError(f"learn.override_repeat must be a positive integer, got {repeat!r}")
     if not 0 <= cfg["holdout"] < 1:
         raise ValueError(f"learn.holdout must be in [0, 1), got {cfg['holdout']!r}")
-    device = resolve_device(str(cfg.get("device", "cpu")), "learn.device")
+    device = learner_device(cfg)
     if cfg["selfplay_every"] and device.type != "cpu":
-        raise ValueError(f"learn.selfplay_every plays its tables on the CPU: set learn.device=cpu with it "
-                         f"(learn.device={cfg.get('device')!r} is {device})")
+        raise ValueError(f"learn.selfplay_every plays its tables on the CPU: set learn.device=cpu (or auto) with "
+                         f"it, not {cfg.get('device')!r}")
+
+
+def learner_device(cfg: dict[str, Any]) -> torch.device:
+    """Where the steps run: ``learn.device`` (``auto``: CUDA when present; the CPU when the self-play batches
+    of ``selfplay_every`` come along, since their tables play on the CPU; a configuration without the key:
+    the CPU)."""
+    name = str(cfg.get("device", "cpu"))
+    if name == "auto" and cfg["selfplay_every"]:
+        return torch.device("cpu")
+    return resolve_device(name, "learn.device")
 
 
 def training_decisions(labels: Labels, train_idx: np.ndarray, cfg: dict[str, Any]) -> np.ndarray:
@@ -236,7 +246,7 @@ def learn(config: dict[str, Any]) -> dict[str, Any]:
     source = to_absolute_path(str(cfg["checkpoint"]))
     state = load_checkpoint(source)
     model, run = model_from_checkpoint(state)
-    device = resolve_device(str(cfg.get("device", "cpu")), "learn.device")
+    device = learner_device(cfg)
     model.to(device)
     renamings = cfg.get("renamings", False)
     if renamings and (run.action_mode != "play" or not learner_rules(run.rules).has_renamings):

@@ -94,9 +94,8 @@ class DMCAgent(Agent):
 
     def _forward(self, obs: torch.Tensor, history: torch.Tensor, rows: torch.Tensor, index: torch.Tensor,
                  phase: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """``(Q of each row, V of each decision)`` on the CPU, computed on the agent's device."""
-        if self.device.type == "cpu":
-            return acting_q_values(self.model, obs, history, rows, index, phase)
+        """``(Q of each row, V of each decision)`` on the CPU, computed on the agent's device (on the CPU
+        both moves are no-ops)."""
         q, value = acting_q_values(self.model, *(t.to(self.device) for t in (obs, history, rows, index, phase)))
         return q.cpu(), value.cpu()
 

@@ -160,6 +160,8 @@ def resolve_device(name: str, option: str = "device") -> torch.device:
         raise ValueError(f"{option}={name!r} is not a device (auto, cpu, cuda or cuda:N)")
     if device.type == "cuda" and not torch.cuda.is_available():
         raise ValueError(f"{option}={name!r} requested but CUDA is not available")
+    if device.type == "cuda" and device.index is not None and device.index >= torch.cuda.device_count():
+        raise ValueError(f"{option}={name!r}: this machine has {torch.cuda.device_count()} CUDA device(s)")
     return device
 
 
