@@ -133,8 +133,8 @@ def label(args: argparse.Namespace) -> dict[str, Any]:
     decisions = sum(len(part) for part in labels)
     worlds = [part.cand_worlds for part in labels if len(part)]
     # a labeller stopped before its handler was installed (still importing) dies of SIGTERM: -15, no failure
-    failed = [code for code in codes if code not in (0, -signal.SIGTERM)]
-    return {"processes": args.labellers, "exit_codes": codes, "failed": len(failed), "wall_seconds": round(seconds, 1),
+    failed = sum(code not in (0, -signal.SIGTERM) for code in codes)
+    return {"processes": args.labellers, "exit_codes": codes, "failed": failed, "wall_seconds": round(seconds, 1),
             "hands": len(labels), "decisions": decisions, "decisions_per_second": round(decisions / seconds, 2),
             "worlds_per_candidate": round(float(np.concatenate(worlds).mean()), 1) if worlds else 0.0,
             "folders": [str(f) for f in folders]}
@@ -155,9 +155,9 @@ def learn(args: argparse.Namespace, folders: list[str]) -> dict[str, Any]:
 
 
 def machine() -> dict[str, Any]:
-    """What ran it: the GPU (or none), the cores, the versions."""
+    """What ran it: the GPU (or none), the cores this process may use, the versions."""
     return {"gpu": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,
-            "cores": os.cpu_count(), "python": platform.python_version(), "torch": torch.__version__,
+            "cores": len(os.sched_getaffinity(0)), "python": platform.python_version(), "torch": torch.__version__,
             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
 
 

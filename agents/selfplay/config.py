@@ -154,9 +154,9 @@ def resolve_device(name: str, option: str = "device") -> torch.device:
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     try:
         device = torch.device(name)
-    except (RuntimeError, TypeError) as error:
-        raise ValueError(f"{option}={name!r} is not a device (auto, cpu, cuda or cuda:N)") from error
-    if device.type not in ("cpu", "cuda"):
+    except (RuntimeError, TypeError):
+        device = None
+    if device is None or device.type not in ("cpu", "cuda"):
         raise ValueError(f"{option}={name!r} is not a device (auto, cpu, cuda or cuda:N)")
     if device.type == "cuda" and not torch.cuda.is_available():
         raise ValueError(f"{option}={name!r} requested but CUDA is not available")
