@@ -127,6 +127,24 @@ def test_without_the_baseline_each_decision_shifts_by_its_value(lstm_run, batche
     assert value.abs().max() > 0
 
 
+def test_layers_other_than_linear_and_relu_are_called_as_modules(lstm_run, batches):
+    """The layers after the sparse ones run as plain linear and relu calls only when that is all they are."""
+    from agents.dmc.inference import _plain_layers
+
+    torch.manual_seed(6)
+    model = new_model(lstm_run).eval()
+    assert _plain_layers(model.obs_encoder[1:]) is not None and _plain_layers(model.head[1:]) is not None
+    model.obs_encoder[1] = torch.nn.Tanh()  # no longer linear and relu only: the modules themselves run
+    model.head.append(torch.nn.Identity())
+    assert _plain_layers(model.obs_encoder[1:]) is None and _plain_layers(model.head[1:]) is None
+    obs, history, rows, index, phase = batches[-1]
+    assert_same(model, obs, history, rows, index, phase)
+    with torch.no_grad():
+        tanh_q = acting_q_values(model, obs, history, rows, index, phase)[0]
+        model.obs_encoder[1] = torch.nn.ReLU()
+        assert not torch.allclose(acting_q_values(model, obs, history, rows, index, phase)[0], tanh_q)
+
+
 def test_gradients_and_other_models_take_the_dense_path(lstm_run, batches):
     obs, history, rows, index, phase = batches[-1]
     model = new_model(lstm_run)
