@@ -29,6 +29,7 @@ learner's weights in place bumps their version counters).
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 
 import torch
 from torch import nn
@@ -54,13 +55,19 @@ def _plain_layers(modules: nn.Sequential) -> Layers | None:
     return tuple(layers)
 
 
-def _run_layers(layers: Layers | None, modules: nn.Module, x: torch.Tensor) -> torch.Tensor:
-    """``modules(x)`` for a fresh ``x`` (a ReLU may overwrite it), from ``layers`` when they could be read."""
+def _acting_mlp(modules: nn.Sequential) -> Callable[[torch.Tensor], torch.Tensor]:
+    """``modules`` as a function of a fresh input (a ReLU may overwrite it): plain ``linear`` and ``relu_`` calls
+    on their weights when :func:`_plain_layers` reads them, else the modules themselves."""
+    layers = _plain_layers(modules)
     if layers is None:
-        return modules(x)
-    for layer in layers:
-        x = torch.relu_(x) if layer is None else functional.linear(x, *layer)
-    return x
+        return modules
+
+    def run(x: torch.Tensor) -> torch.Tensor:
+        for layer in layers:
+            x = torch.relu_(x) if layer is None else functional.linear(x, *layer)
+        return x
+
+    return run
 
 
 class _SparseWeights:
@@ -68,16 +75,14 @@ class _SparseWeights:
 
     def __init__(self, model: QNetwork):
         self.parameters = list(model.parameters())
-        self.layout = _layout(model)
-        self.key = self.version()
+        self.key = self.read_from(model)
         first = model.obs_encoder[0]
         self.obs_weight, self.obs_bias = first.weight.detach().t().contiguous(), first.bias.detach().clone()
         head = model.head[0]
         split = head.in_features - model.action_size
         self.head_state = head.weight.detach()[:, :split].clone()
         self.head_action, self.head_bias = head.weight.detach()[:, split:].t().contiguous(), head.bias.detach().clone()
-        self.obs_rest, self.head_rest = model.obs_encoder[1:], model.head[1:]
-        self.obs_layers, self.head_layers = _plain_layers(self.obs_rest), _plain_layers(self.head_rest)
+        self.obs_rest, self.head_rest = _acting_mlp(model.obs_encoder[1:]), _acting_mlp(model.head[1:])
         encoder = model.history_encoder
         self.lstm = encoder.kind == "lstm"
         if self.lstm:
@@ -96,9 +101,11 @@ class _SparseWeights:
             c.append(state[1])
         return torch.cat(h), torch.cat(c)
 
-    def version(self) -> tuple[int, ...]:
-        """The parameters' version counters: they change with every in-place update of the weights."""
-        return tuple(p._version for p in self.parameters)
+    def read_from(self, model: QNetwork) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """What these weights were read from: the identities of ``model``'s MLP modules (a module put in
+        another's place changes them) and its parameters' version counters (they change with every in-place
+        update of the weights)."""
+        return tuple(map(id, (*model.obs_encoder, *model.head))), tuple(p._version for p in self.parameters)
 
     def cell(self, gates_in: torch.Tensor, h: torch.Tensor, c: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """One LSTM step (PyTorch's gate order i, f, g, o) from the input projection ``gates_in``.
@@ -115,15 +122,9 @@ class _SparseWeights:
 _WEIGHTS: weakref.WeakKeyDictionary[nn.Module, _SparseWeights] = weakref.WeakKeyDictionary()
 
 
-def _layout(model: QNetwork) -> tuple[int, ...]:
-    """The identities of the MLP modules the cached weights were read from: a module put in another's place
-    (without touching any parameter's version) is seen by this."""
-    return tuple(map(id, (*model.obs_encoder, *model.head)))
-
-
 def _weights(model: QNetwork) -> _SparseWeights:
     weights = _WEIGHTS.get(model)
-    if weights is None or weights.key != weights.version() or weights.layout != _layout(model):
+    if weights is None or weights.key != weights.read_from(model):
         weights = _WEIGHTS[model] = _SparseWeights(model)
     return weights
 
@@ -176,15 +177,14 @@ def _history_state(weights: _SparseWeights, history: torch.Tensor) -> torch.Tens
 def _sparse_evaluate(model: QNetwork, obs: torch.Tensor, history: torch.Tensor, actions: torch.Tensor,
                      index: torch.Tensor, baseline: bool) -> tuple[torch.Tensor, torch.Tensor]:
     weights = _weights(model)
-    encoded = _run_layers(weights.obs_layers, weights.obs_rest,
-                          sparse_linear(obs, weights.obs_weight, weights.obs_bias))
+    encoded = weights.obs_rest(sparse_linear(obs, weights.obs_weight, weights.obs_bias))
     if weights.lstm:
         state = torch.cat([encoded, _history_state(weights, history)], dim=1)
     else:
         state = encoded
     hidden = functional.linear(state, weights.head_state)[index] + \
         sparse_linear(actions, weights.head_action, weights.head_bias)
-    q = _run_layers(weights.head_layers, weights.head_rest, hidden).squeeze(1)
+    q = weights.head_rest(hidden).squeeze(1)
     if model.value is None or not baseline:
         return q, state.new_zeros(state.shape[0])
     value = model.value(state).squeeze(1)
