@@ -16,6 +16,8 @@ import sys
 import time
 from pathlib import Path
 
+import yaml
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agents.registry import make_agent
@@ -56,10 +58,8 @@ def main() -> None:
     parser.add_argument("--search", nargs="*", default=[], metavar="KEY=VALUE",
                         help="search options (conf/search/default.yaml), e.g. time_budget=0.1 worlds=16")
     args = parser.parse_args()
-    search = {}
-    for item in args.search:
-        key, _, value = item.partition("=")
-        search[key] = value if key == "rollout" else (float(value) if "." in value else int(value))
+    # each value read as YAML, as Hydra reads an override: 5 and 0.5 are numbers, expert and a file path text
+    search = {key: yaml.safe_load(value) for key, _, value in (item.partition("=") for item in args.search)}
     times = time_hands(args.agent, args.hands, args.seed, search or None)
     every = [t for ts in times.values() for t in ts]
     print(f"{args.agent}: {args.hands} hands, {len(every)} decisions, "

@@ -166,6 +166,51 @@ def test_card_tracker_learns_voids_and_missing_pairs():
     assert not tracker.void[2][TRUMP]
 
 
+def _facts_from_scratch(view: PlayerView) -> tuple[list[list[bool]], list[list[bool]]]:
+    """The void and no-pairs rows read again from every trick of ``view``, with no cache."""
+    from agents.bots.card_tracker import _trick_facts
+
+    void = [[False] * 5 for _ in range(4)]
+    no_pairs = [[False] * 5 for _ in range(4)]
+    tricks = [(t.leader, t.plays) for t in view.tricks]
+    if view.trick_plays:
+        tricks.append((view.leader, tuple(view.trick_plays)))
+    for leader, plays in tricks:
+        for seat, suit, is_void in _trick_facts(view.ctx, leader, plays):
+            void[seat][suit] = void[seat][suit] or is_void
+            no_pairs[seat][suit] = True
+    return void, no_pairs
+
+
+def test_the_trackers_kept_facts_are_those_of_every_trick_read_again():
+    """Trackers keep the facts of runs of finished tricks by their records; a run the cache has seen,
+    one a trick longer, and a made-up run that ends in the same record without the first trick all give
+    what reading every trick again gives."""
+    from dataclasses import replace
+
+    checked = differ = 0
+    for seed in range(8):
+        hand = Hand.new(seed, dealer=seed % 4)
+        agents = [ExpertAgent() if seat % 2 else RandomAgent(seed * 4 + seat) for seat in range(4)]
+        while hand.phase != Phase.DONE:
+            seat = hand.current_player
+            view = view_of(hand, seat)
+            if hand.phase == Phase.PLAY:
+                for viewer in (seat, (seat + 1) % 4):
+                    other = view_of(hand, viewer)
+                    tracker = CardTracker(other)
+                    assert (tracker.void, tracker.no_pairs) == _facts_from_scratch(other)
+                    checked += 1
+                if len(view.tricks) >= 2:
+                    CardTracker(view)  # the whole run cached first
+                    shorter = replace(view, tricks=view.tricks[1:])
+                    tracker = CardTracker(shorter)
+                    assert (tracker.void, tracker.no_pairs) == _facts_from_scratch(shorter)
+                    differ += _facts_from_scratch(shorter) != _facts_from_scratch(view)
+            hand.act(seat, agents[seat].act(view))
+    assert checked > 500 and differ > 10  # (the first trick told something in many of them)
+
+
 def test_expert_feeds_points_to_a_winning_partner():
     # Seat 0 leads the top heart; seat 2 (its partner) should add its king, not the six.
     hand = Hand.from_deal(["HA C3", "H3 C4", "HK H6", "H7 C5"], "", level="2", dealer=0, trump="S", buried=True)

@@ -23,8 +23,9 @@ from env.core.ruleset import RuleSet
 HUMAN = "human"
 DEFAULT_AI = "ai"
 STRONGEST = "search"
-"""The strongest agent measured: search over ExpertAgent, its plays and (since issue 25) its burial
-(benchmarks/RESULTS.md, issues 11 and 25)."""
+"""The strongest agent measured: search over ExpertAgent, its plays and (since issue 25) its burial, its
+worlds dealt with the learnt odds of where the unseen cards are (``search.inference=locations``;
+benchmarks/RESULTS.md, issues 11 and 25)."""
 _BOT_PREFERENCE = (STRONGEST, "expert", "greedy", "random")
 _ORIENTATION = ("South", "East", "North", "West")
 

@@ -28,9 +28,11 @@ a seat that may still hold the suit.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from functools import lru_cache
 
+from env.core.hand_base import TrickRecord
 from env.core.suits import NUM_EFFECTIVE_SUITS, TRUMP
 from env.standard import tuples
 from env.standard.combos import Component, has_run, pair_counts
@@ -81,10 +83,9 @@ class CardTracker:
         self._top: list[int | None] = [None] * NUM_EFFECTIVE_SUITS   # per suit, filled on first use
         self._pairs: list[tuple[int, ...] | None] = [None] * NUM_EFFECTIVE_SUITS
         self._stacks: list[tuples.Stacks | None] = [None] * NUM_EFFECTIVE_SUITS
-        self.void = [[False] * NUM_EFFECTIVE_SUITS for _ in range(4)]
-        self.no_pairs = [[False] * NUM_EFFECTIVE_SUITS for _ in range(4)]
-        for trick in view.tricks:
-            self._learn(trick.leader, trick.plays)
+        void, no_pairs = _facts_of_tricks(ctx, view.tricks)
+        self.void = [list(row) for row in void]
+        self.no_pairs = [list(row) for row in no_pairs]
         if view.trick_plays:
             self._learn(view.leader, tuple(view.trick_plays))
 
@@ -188,6 +189,46 @@ class CardTracker:
         if all(self.void[s][TRUMP] for s in opponents):
             return False
         return self.unseen_in(suit) == 0
+
+
+_Rows = tuple[tuple[bool, ...], ...]
+_NO_FACTS: tuple[_Rows, _Rows] = (((False,) * NUM_EFFECTIVE_SUITS,) * 4, ((False,) * NUM_EFFECTIVE_SUITS,) * 4)
+_HISTORY_LIMIT = 1 << 14
+# id(last record) -> (ctx, the records, void rows, no-pairs rows): the facts of a run of finished tricks.
+_histories: dict[int, tuple[TrumpContext, tuple[TrickRecord, ...], _Rows, _Rows]] = {}
+
+
+def _facts_of_tricks(ctx: TrumpContext, tricks: tuple[TrickRecord, ...]) -> tuple[_Rows, _Rows]:
+    """``(void, no_pairs)`` rows learnt from the finished ``tricks``, in play order.
+
+    A search's rollouts and the four seats of one table rebuild a tracker at every
+    decision over the same finished tricks, so the facts of each run of tricks are
+    kept, keyed by its last record and checked record by record (by identity: a
+    record is immutable, and the entry keeps its records alive, so an id cannot be
+    reused while it is cached); a run one trick longer learns only that trick.
+    """
+    if not tricks:
+        return _NO_FACTS
+    last = tricks[-1]
+    entry = _histories.get(id(last))
+    if entry is not None and len(entry[1]) == len(tricks) and (entry[0] is ctx or entry[0] == ctx) \
+            and all(map(operator.is_, entry[1], tricks)):
+        return entry[2], entry[3]
+    void, no_pairs = _facts_of_tricks(ctx, tricks[:-1])
+    facts = _trick_facts(ctx, last.leader, last.plays)
+    if facts:
+        void_rows = [list(row) for row in void]
+        pair_rows = [list(row) for row in no_pairs]
+        for seat, suit, is_void in facts:
+            if is_void:
+                void_rows[seat][suit] = True
+            pair_rows[seat][suit] = True
+        void = tuple(tuple(row) for row in void_rows)
+        no_pairs = tuple(tuple(row) for row in pair_rows)
+    if len(_histories) >= _HISTORY_LIMIT:
+        _histories.clear()
+    _histories[id(last)] = (ctx, tuple(tricks), void, no_pairs)
+    return void, no_pairs
 
 
 @lru_cache(maxsize=1 << 16)

@@ -74,10 +74,12 @@ class SearchConfig:
     recheck_z: float = 1.645
     recheck_time: float = 0.5
     candidate_order: str = "ideas"
-    inference: str = "none"
+    inference: str = "locations"
     inference_oversample: int = 4
     inference_epsilon: float = 0.1
     inference_temperature: float = 0.1
+    location_model: str = "checkpoints/locations/locations1.pt"
+    location_strength: float = 1.0
     leaf_tricks: int = 0
     value_network: str = ""
     burial_worlds: int = 16
@@ -109,8 +111,8 @@ class SearchConfig:
         if self.candidate_order not in CANDIDATE_ORDERS:
             raise ValueError(f"search.candidate_order must be one of {', '.join(CANDIDATE_ORDERS)}, "
                              f"got {self.candidate_order!r}")
-        if self.inference not in INFERENCE_POLICIES:
-            raise ValueError(f"search.inference must be one of {', '.join(INFERENCE_POLICIES)}, "
+        if self.inference not in (*INFERENCE_POLICIES, "locations"):
+            raise ValueError(f"search.inference must be one of {', '.join(INFERENCE_POLICIES)}, locations, "
                              f"got {self.inference!r}")
         if not isinstance(self.inference_oversample, int) or isinstance(self.inference_oversample, bool) or \
                 self.inference_oversample < 1:
@@ -120,6 +122,10 @@ class SearchConfig:
             raise ValueError(f"search.inference_epsilon must be in (0, 1], got {self.inference_epsilon!r}")
         if not (isinstance(self.inference_temperature, int | float) and self.inference_temperature > 0):
             raise ValueError(f"search.inference_temperature must be positive, got {self.inference_temperature!r}")
+        if self.inference == "locations" and not (isinstance(self.location_model, str) and self.location_model):
+            raise ValueError("search.inference=locations needs search.location_model=<a location model file>")
+        if not (isinstance(self.location_strength, int | float) and self.location_strength >= 0):
+            raise ValueError(f"search.location_strength must be a number >= 0, got {self.location_strength!r}")
         if not isinstance(self.leaf_tricks, int) or isinstance(self.leaf_tricks, bool) or self.leaf_tricks < 0:
             raise ValueError(f"search.leaf_tricks must be an integer >= 0 (0: play every rollout to the end), "
                              f"got {self.leaf_tricks!r}")
@@ -198,6 +204,11 @@ class SearchAgent(Agent):
                                  network=prior if cfg.rollout == "network" else None,
                                  value_network=self.value_network, leaf_tricks=cfg.leaf_tricks,
                                  points_weight=cfg.points_weight)
+        self.locations = None
+        if cfg.inference == "locations":
+            from agents.search.locations import LocationGuide, shared_model  # (torch: only when asked for)
+
+            self.locations = LocationGuide(shared_model(cfg.location_model), strength=cfg.location_strength)
         self.last = SearchStats()
 
     def _rollout_agents(self) -> list[Agent]:
@@ -337,6 +348,10 @@ class SearchAgent(Agent):
         cfg = self.config
         if cfg.inference == "none":
             return WorldSampler(view)
+        if self.locations is not None:
+            if not self.locations.reads(view.ruleset):  # another table than the model's: the exact sampler
+                return WorldSampler(view)
+            return WorldSampler(view, place_weights=self.locations.place_weights(view))
         return InferenceSampler(view, cfg.inference, cfg.inference_oversample, cfg.inference_epsilon,
                                 cfg.inference_temperature, self.prior)
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agents.bots.card_tracker import CardTracker
@@ -71,13 +72,19 @@ class WorldSampler:
     Raises :class:`InconsistentViewError` at construction when the view cannot
     be completed: card counts that do not add up, or voids and shown cards
     that leave some card nowhere to go.
+
+    ``place_weights[kind][place]`` (places 0..3 the seats, 4 the kitty), when given, multiplies
+    the room-left weight of each card at each place: learnt odds of where the card is
+    (:mod:`agents.search.locations`). Only the weights among the allowed places change, so every
+    world is as consistent as without them; all weights 1.0 draw exactly the same worlds.
     """
 
-    def __init__(self, view: PlayerView):
+    def __init__(self, view: PlayerView, place_weights: Sequence[Sequence[float]] | None = None):
         burying = view.phase == Phase.KITTY
         if (view.phase != Phase.PLAY and not burying) or view.ctx is None:
             raise ValueError(f"worlds are sampled in the play phase or for the burial, not in phase {view.phase}")
         self.view = view
+        self.place_weights = place_weights
         tracker = CardTracker(view)
         self.tracker = tracker
         unseen = list(tracker.unseen)  # d copies of each kind less what the seat has seen
@@ -190,6 +197,7 @@ class WorldSampler:
         tight_cache: list[int] = [s for s in subsets if slack[s] == 0]
         hands = [[0] * NUM_KINDS for _ in range(NUM_PLAYERS)]
         kitty: list[int] = []
+        guide = self.place_weights
         for kind, mask in order:
             options = []
             weights = []
@@ -200,7 +208,7 @@ class WorldSampler:
                 if any(subset >> place & 1 and mask & ~subset for subset in tight_cache):
                     continue
                 options.append(place)
-                weights.append(room[place])
+                weights.append(room[place] if guide is None else room[place] * guide[kind][place])
             place = options[0] if len(options) == 1 else rng.choices(options, weights)[0]
             room[place] -= 1
             changed = False
