@@ -19,6 +19,7 @@ from agents.search.locations import (
     SHIPPED,
     LocationGuide,
     LocationModel,
+    Positions,
     collect_positions,
     load_model,
     load_positions,
@@ -86,6 +87,9 @@ def test_the_held_out_hands_are_whole_and_the_losses_are_per_copy(positions):
     train, test = split_hands(positions.hands, 0.34, seed=0)
     assert len(train) + len(test) == len(positions) and len(test)
     assert not set(positions.hands[train].tolist()) & set(positions.hands[test].tolist())
+    one_hand = Positions(positions.obs[:5], positions.counts[:5], np.zeros(5, dtype=np.int64))
+    with pytest.raises(ValueError, match="at least two"):
+        train_model(one_hand, steps=2)
     _, stats = train_model(positions, steps=5, batch=32, hidden=16, holdout=0.34)
     assert stats["held_out"] == len(test) < stats["positions"]
     assert np.isfinite(stats["held_out_loss"]) and np.isfinite(stats["uniform_loss"])

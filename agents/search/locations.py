@@ -139,6 +139,7 @@ class LocationModel(nn.Module):
         return self.net(obs).view(-1, self.slots, PLACES)
 
     def header(self) -> dict[str, Any]:
+        """What a saved model must match to be read (:func:`load_model`)."""
         return {"format": FORMAT, "version": VERSION, "obs_size": self.obs_size, "slots": self.slots,
                 "hidden": self.hidden, "ruleset": self.ruleset, "decks": self.decks, "layout": LAYOUT}
 
@@ -151,7 +152,8 @@ def location_loss(logits: torch.Tensor, counts: torch.Tensor) -> torch.Tensor:
 
 
 def uniform_loss(obs_counts: np.ndarray) -> float:
-    """The same cross-entropy for the exact sampler's guess: each place in proportion to its unseen cards."""
+    """The same cross-entropy for the guess of each place in proportion to its share of the unseen cards
+    (the exact sampler's guess where it knows nothing more, no voids or shown cards)."""
     counts = obs_counts.astype(np.float64)
     per_place = counts.sum(axis=1, keepdims=True)                  # (n, 1, 4): unseen cards at each place
     share = per_place / per_place.sum(axis=2, keepdims=True).clip(min=1)
@@ -178,6 +180,9 @@ def train_model(positions: Positions, steps: int, batch: int = 512, lr: float = 
     torch.manual_seed(seed)
     n = len(positions)
     train, test = split_hands(positions.hands, holdout, seed)
+    if not len(train):
+        raise ValueError(f"positions of {len(np.unique(positions.hands))} hand(s): a model needs at least two, "
+                         "one to learn from and one held out")
     cut = len(test)
     model = LocationModel(positions.obs.shape[1], positions.counts.shape[1], hidden, rules.name,
                           rules.layout.decks)
