@@ -41,7 +41,7 @@ from torch import nn
 
 from agents.base import Agent
 from agents.bots.card_tracker import CardTracker
-from env.core.cards import NUM_KINDS
+from env.core.cards import NUM_KINDS, RANKS
 from env.core.registry import ruleset_from_config
 from env.core.ruleset import RuleSet
 from env.standard.encoding import slot_table, slots_of_layout
@@ -103,10 +103,10 @@ def collect_positions(players: list[Agent], hands: int, seed: int, ruleset: Rule
     counts: list[np.ndarray] = []
     hand_of: list[int] = []
     rng = random.Random(seed)
-    levels = "23456789TJQKA"
     started = time.monotonic()
     for i in range(hands):
-        hand = Hand.new(rng.getrandbits(32), level=levels[rng.randrange(13)], dealer=rng.randrange(4), rules=rules)
+        hand = Hand.new(rng.getrandbits(32), level=RANKS[rng.randrange(len(RANKS))], dealer=rng.randrange(4),
+                        rules=rules)
         for s, player in enumerate(players):
             player.reset(seed * 1_000_003 + i * 4 + s)
         while hand.phase != Phase.DONE:
@@ -319,11 +319,11 @@ class LocationGuide:
         table = slot_table(view.ctx, LAYOUT)
         weights = [[1.0] * (NUM_PLAYERS + 1) for _ in range(NUM_KINDS)]
         places = [(seat + rel) % NUM_PLAYERS for rel in range(1, NUM_PLAYERS)] + [NUM_PLAYERS]
+        live = [i for i in range(PLACES) if room[i]]
         for kind in range(NUM_KINDS):
             if not tracker.unseen[kind]:
                 continue
             p = probs[table[kind]]
-            live = [i for i in range(PLACES) if room[i]]
             norm = sum(float(p[i]) for i in live) or 1.0
             for i in live:
                 ratio = (float(p[i]) / norm) / (room[i] / total)
@@ -368,9 +368,8 @@ def score_samplers(guide: LocationGuide, player: Agent, hands: int, seed: int, s
     rng = random.Random(seed)
     totals = {"exact": 0.0, "guided": 0.0}
     copies = positions = 0
-    levels = "23456789TJQKA"
     for i in range(hands):
-        hand = Hand.new(rng.getrandbits(32), level=levels[i % 13], dealer=i % 4)
+        hand = Hand.new(rng.getrandbits(32), level=RANKS[i % len(RANKS)], dealer=i % 4)
         player.reset(seed + i)
         while hand.phase != Phase.DONE:
             seat = hand.current_player
