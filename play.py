@@ -25,7 +25,7 @@ from hydra.core.hydra_config import HydraConfig
 from hydra.utils import to_absolute_path
 from omegaconf import DictConfig, OmegaConf
 
-from agents.registry import configure_search
+from agents.registry import SEARCH, configure_search
 from env.core.registry import ruleset_from_config
 from ui.seats import DEFAULT_AI, HUMAN, default_ai, resolve_seats
 from ui.sessions import open_session
@@ -144,7 +144,9 @@ def main(cfg: DictConfig) -> None:
     except (TypeError, ValueError) as error:
         sys.exit(f"play.py: rules: {error}")
     if DEFAULT_AI in _seats(cfg):
-        print(f"the default AI ({DEFAULT_AI}) is {default_ai(to_absolute_path(cfg.checkpoint_dir), ruleset.name)}")
+        ai = default_ai(to_absolute_path(cfg.checkpoint_dir), ruleset.name)
+        budget = f" ({cfg.search.worlds} worlds a decision, at most {cfg.search.time_budget} s)" if ai == SEARCH else ""
+        print(f"the default AI ({DEFAULT_AI}) is {ai}{budget}")
     if cfg.ui not in ("terminal", "web"):
         sys.exit(f"play.py: ui must be 'terminal' or 'web', got {cfg.ui!r}")
     try:

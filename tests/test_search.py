@@ -311,7 +311,7 @@ def test_play_cli_watches_searches_and_names_the_default_ai(tmp_path):
             "search.screen_worlds=1", "search.max_candidates=2", f"hydra.run.dir={tmp_path}"]
     child = pexpect.spawn(sys.executable, args, cwd=str(root), encoding="utf-8", timeout=120,
                           dimensions=(60, 140), env={"PYTHONUNBUFFERED": "1", "TERM": "dumb", "COLUMNS": "140"})
-    child.expect(r"the default AI \(ai\) is search")
+    child.expect(r"the default AI \(ai\) is search \(2 worlds a decision, at most 1.9 s\)")  # search=strong's clock
     child.expect("The match is over after 1 hand")
     child.expect(pexpect.EOF)
     child.close()

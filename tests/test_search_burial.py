@@ -158,7 +158,7 @@ def test_bad_burial_budgets_are_refused_naming_the_option(option, value):
 
 
 def test_the_search_configs_defaults_are_the_yamls():
-    """A search built in code (``SearchConfig()``) plays as ``evaluate.py``'s and ``play.py``'s, which read
+    """A search built in code (``SearchConfig()``) plays as ``evaluate.py``'s and the labeller's, which read
     ``conf/search/default.yaml``: the burial search's budget included."""
     from pathlib import Path
 
@@ -167,3 +167,25 @@ def test_the_search_configs_defaults_are_the_yamls():
     options = OmegaConf.to_container(OmegaConf.load(Path(__file__).parents[1] / "conf" / "search" / "default.yaml"))
     assert SearchConfig.from_dict(options) == SearchConfig()
     assert SearchConfig().burial_worlds > 0
+
+
+def test_the_strong_preset_is_the_default_at_four_times_the_budget_and_play_pys_default():
+    """``search=strong`` (conf/search/strong.yaml) changes the budgets and nothing else, its clock stays
+    under the 2 s that the slowest decisions may take, and it is the budget of ``play.py``'s default AI."""
+    from pathlib import Path
+
+    from hydra import compose, initialize_config_dir
+    from omegaconf import OmegaConf
+
+    with initialize_config_dir(version_base=None, config_dir=str(Path(__file__).parents[1] / "conf")):
+        strong = SearchConfig.from_dict(OmegaConf.to_container(compose("evaluate", overrides=["search=strong"]).search))
+        played = SearchConfig.from_dict(OmegaConf.to_container(compose("play").search))
+        fast = SearchConfig.from_dict(OmegaConf.to_container(compose("play", overrides=["search=default"]).search))
+    assert played == strong and fast == SearchConfig()
+    default = SearchConfig()
+    budgets = {"time_budget", "worlds", "screen_worlds", "max_candidates"}
+    changed = {name for name in vars(default) if getattr(strong, name) != getattr(default, name)}
+    assert changed == budgets
+    assert (strong.worlds, strong.screen_worlds, strong.max_candidates) == (4 * default.worlds, 8, 12)
+    assert default.time_budget < strong.time_budget < 2.0
+    assert strong.inference == "locations"

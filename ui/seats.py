@@ -24,8 +24,8 @@ HUMAN = "human"
 DEFAULT_AI = "ai"
 STRONGEST = "search"
 """The strongest agent measured: search over ExpertAgent, its plays and (since issue 25) its burial, its
-worlds dealt with the learnt odds of where the unseen cards are (``search.inference=locations``;
-benchmarks/RESULTS.md, issues 11 and 25)."""
+worlds dealt with the learnt odds of where the unseen cards are (``search.inference=locations``), at the budget
+``play.py`` gives it (``conf/search/strong.yaml``; benchmarks/RESULTS.md, issues 11 and 25)."""
 _BOT_PREFERENCE = (STRONGEST, "expert", "greedy", "random")
 _ORIENTATION = ("South", "East", "North", "West")
 
