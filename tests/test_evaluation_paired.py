@@ -80,6 +80,18 @@ def test_journals_with_another_deck_under_a_deal_index_are_refused(real_runs, tm
     other.write_text("\n".join(lines[:2] + [json.dumps(line)] + lines[3:]) + "\n")
     with pytest.raises(ValueError, match=f"deal {line['deal']} is another deck"):
         paired_difference(load_run(a), load_run(other))
+    # A journal does not name its deal file: beside a results.json of a deal file of its own, refused.
+    with pytest.raises(ValueError, match="deals_file differs"):
+        paired_difference(load_run(a), load_run(b / "results.json"))
+    # The same deals pooled twice, even as other deal indices, are refused by their decks.
+    shifted = []
+    for run in (a, b):
+        run_lines = (run / "deals.jsonl").read_text().splitlines()
+        shifted.append(tmp_path / f"shifted_{run.name}.jsonl")
+        moved = [json.dumps({**json.loads(x), "deal": 10 + json.loads(x)["deal"]}) for x in run_lines[1:]]
+        shifted[-1].write_text("\n".join(run_lines[:1] + moved) + "\n")
+    with pytest.raises(ValueError, match="same deals"):
+        pooled_difference([(load_run(a), load_run(b)), (load_run(shifted[0]), load_run(shifted[1]))])
 
 
 def _results(per_deal, seed=0, opponent="expert", search=None, a="search") -> dict:

@@ -146,8 +146,8 @@ def _shared_deals(run_a: Run, run_b: Run) -> list[int]:
     """The deal indices both runs played, after checking that they are the same deals."""
     for name in SHARED_SETTINGS:
         a, b = run_a.settings.get(name), run_b.settings.get(name)
-        if name == "deals_file" and (run_a.digests or run_b.digests) and (a is None or b is None):
-            continue  # a journal records each deal's deck instead
+        if name == "deals_file" and run_a.digests and run_b.digests:
+            continue  # journals record each deal's deck instead, checked below
         if a != b:
             raise ValueError(f"the runs were not played on the same deals: {name} differs ({a!r} vs {b!r})")
     if run_a.b != run_b.b:
@@ -182,6 +182,7 @@ def pooled_difference(pairs: list[tuple[Run, Run]]) -> PairedDifference:
     per_a: list[float] = []
     per_b: list[float] = []
     seen: set[str] = set()
+    seen_decks: set[str] = set()
     for run_a, run_b in pairs:
         shared = _shared_deals(run_a, run_b)
         if (run_a.a, run_b.a, run_a.b) != (first_a.a, first_b.a, first_a.b):
@@ -189,10 +190,12 @@ def pooled_difference(pairs: list[tuple[Run, Run]]) -> PairedDifference:
                              f"{run_a.b!r}, but {first_a.a!r} - {first_b.a!r} against {first_a.b!r} first")
         if _search_changes(run_a, run_b) != _search_changes(first_a, first_b) or run_a.search != first_a.search:
             raise ValueError("pooled pairs must be the same two searches: the search options differ between pairs")
+        decks = {run_a.digests[i] for i in shared if i in run_a.digests}
         deals = json.dumps({k: run_a.settings.get(k) for k in SHARED_SETTINGS}, sort_keys=True)
-        if deals in seen:
+        if (decks & seen_decks) if decks else (deals in seen):
             raise ValueError(f"two pairs were played on the same deals (seed {run_a.settings.get('seed')}): "
                              "pool one pair per deal set")
+        seen_decks |= decks
         seen.add(deals)
         per_a += [run_a.per_deal[i] for i in shared]
         per_b += [run_b.per_deal[i] for i in shared]
