@@ -65,6 +65,12 @@ def test_a_journal_reads_as_its_finished_run_and_a_stopped_one_as_the_deals_it_h
     result = paired_difference(run, load_run(b))
     assert result.difference.n == 2
     assert result.a_value.value == pytest.approx((from_results.per_deal[0] + from_results.per_deal[1]) / 2)
+    # A journal of matches (no level change per hand) is refused by its header.
+    header = json.loads(lines[0])
+    header["settings"]["mode"] = "matches"
+    stopped.write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n")
+    with pytest.raises(ValueError, match="one pair in hands mode"):
+        load_run(stopped)
     # A line cut short anywhere but at the end is damage, not a stop.
     stopped.write_text("\n".join(lines[:2] + [lines[2][:40]] + lines[3:]) + "\n")
     with pytest.raises(ValueError, match="line 3: not a deal result"):

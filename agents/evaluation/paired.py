@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.evaluation.duplicate import GameRecord
 from agents.evaluation.journal import FORMAT as JOURNAL_FORMAT
 from agents.evaluation.journal import NAME as JOURNAL
 from agents.evaluation.journal import result_from_json
@@ -104,14 +103,12 @@ def run_from_journal(path: str | Path) -> Run:
         try:
             line = json.loads(text)
             result = result_from_json(line)
-            changes = [game.a_level_change for game in result.games if isinstance(game, GameRecord)]
             digest = str(line["deck_digest"])
         except (json.JSONDecodeError, KeyError, TypeError) as error:
             if number == len(lines):
                 break
             raise ValueError(f"{path}, line {number}: not a deal result ({error})") from error
-        if len(changes) != len(result.games) or not changes:
-            raise ValueError(f"{path}, line {number}: not the hands of a deal")
+        changes = [game.a_level_change for game in result.games]  # hands mode (the header's): GameRecords
         per_deal[result.deal] = sum(changes) / len(changes)
         digests[result.deal] = digest
     a, b = header["pairs"][0]
@@ -130,14 +127,10 @@ def load_run(path: str | Path) -> Run:
             return run_from_journal(path / JOURNAL)
         path = path / "results.json"
     try:
-        text = path.read_text()
-    except OSError as error:
-        raise ValueError(f"cannot read evaluation results {path}: {error}") from error
-    if path.suffix == ".jsonl":
-        return run_from_journal(path)
-    try:
-        results = json.loads(text)
-    except json.JSONDecodeError as error:
+        if path.suffix == ".jsonl":
+            return run_from_journal(path)
+        results = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as error:
         raise ValueError(f"cannot read evaluation results {path}: {error}") from error
     return run_from_results(results, str(path))
 
