@@ -20,9 +20,10 @@ def _script():
 
 
 def test_the_prepared_round_trains_labels_learns_and_writes_its_figures(tmp_path):
+    # 15 s of self-play: 3 s made no frame on a slower machine under the test suite's load
     out, work = tmp_path / "out", tmp_path / "work"
     figures = _script().main(["--out", str(out), "--work", str(work), "--preset", "smoke", "--train-minutes",
-                              "0.05", "--labellers", "1", "--label-hands", "1", "--label-seconds", "300",
+                              "0.25", "--labellers", "1", "--label-hands", "1", "--label-seconds", "300",
                               "--learn-steps", "2", "--search", "worlds=2", "screen_worlds=1", "max_candidates=3"])
     assert figures["train"]["frames"] > 0 and figures["train"]["frames_per_second"] > 0
     assert figures["train"]["learner_steps_per_second"] > 0
