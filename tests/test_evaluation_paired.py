@@ -71,6 +71,13 @@ def test_a_journal_reads_as_its_finished_run_and_a_stopped_one_as_the_deals_it_h
     stopped.write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n")
     with pytest.raises(ValueError, match="one pair in hands mode"):
         load_run(stopped)
+    # A line of a hands journal without the hands of its deal (none, or a match's record) is damage too.
+    for games in ([], [{"kind": "match", **dict.fromkeys(("a_team", "a_score", "hands", "level_gap"), 0)}]):
+        damaged = json.loads(lines[2])
+        damaged["games"] = games
+        stopped.write_text("\n".join(lines[:2] + [json.dumps(damaged)] + lines[3:]) + "\n")
+        with pytest.raises(ValueError, match="line 3: not the hands of a deal"):
+            load_run(stopped)
     # A line cut short anywhere but at the end is damage, not a stop.
     stopped.write_text("\n".join(lines[:2] + [lines[2][:40]] + lines[3:]) + "\n")
     with pytest.raises(ValueError, match="line 3: not a deal result"):

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agents.evaluation.duplicate import GameRecord
 from agents.evaluation.journal import FORMAT as JOURNAL_FORMAT
 from agents.evaluation.journal import NAME as JOURNAL
 from agents.evaluation.journal import result_from_json
@@ -108,7 +109,9 @@ def run_from_journal(path: str | Path) -> Run:
             if number == len(lines):
                 break
             raise ValueError(f"{path}, line {number}: not a deal result ({error})") from error
-        changes = [game.a_level_change for game in result.games]  # hands mode (the header's): GameRecords
+        if not result.games or not all(isinstance(game, GameRecord) for game in result.games):
+            raise ValueError(f"{path}, line {number}: not the hands of a deal (the header says hands mode)")
+        changes = [game.a_level_change for game in result.games]
         per_deal[result.deal] = sum(changes) / len(changes)
         digests[result.deal] = digest
     a, b = header["pairs"][0]
