@@ -12,7 +12,9 @@ weights), which gives the dense layers' numbers up to float rounding:
   state, computed once per weight version, so each sequence only runs over its
   own rows, and a decision before the first trick needs no recurrence at all;
 * the action half of the head's first layer (the state half is once per
-  decision, as in :meth:`QNetwork.score_candidates`).
+  decision, as in :meth:`QNetwork.score_candidates`);
+* with a belief (``model.beliefs``), its own first layer, whose dense odds then
+  join the observation MLP's first layer as one dense product.
 
 The layers after those run as plain ``linear`` and ``relu`` calls on the cached
 weights (the modules' own kernels, without the per-module call overhead that a
@@ -35,7 +37,7 @@ import torch
 from torch import nn
 from torch.nn import functional
 
-from agents.dmc.models import QNetwork, q_and_values
+from agents.dmc.models import QNetwork, belief_odds, q_and_values
 
 Layers = tuple[tuple[torch.Tensor, torch.Tensor] | None, ...]
 """An MLP's modules in order: ``(weight, bias)`` for a linear layer, ``None`` for a ReLU."""
@@ -77,7 +79,14 @@ class _SparseWeights:
         self.parameters = list(model.parameters())
         self.key = self.read_from(model)
         first = model.obs_encoder[0]
-        self.obs_weight, self.obs_bias = first.weight.detach().t().contiguous(), first.bias.detach().clone()
+        obs_weight = first.weight.detach().t()
+        self.obs_weight, self.obs_bias = obs_weight[:model.obs_size].contiguous(), first.bias.detach().clone()
+        self.belief_first: tuple[torch.Tensor, torch.Tensor] | None = None
+        if model.beliefs is not None:  # the belief reads the same sparse observation; its odds are dense
+            self.odds_weight = obs_weight[model.obs_size:].contiguous()
+            belief = model.beliefs[0]
+            self.belief_first = (belief.weight.detach().t().contiguous(), belief.bias.detach().clone())
+            self.belief_rest = _acting_mlp(model.beliefs[1:])
         head = model.head[0]
         split = head.in_features - model.action_size
         self.head_state = head.weight.detach()[:, :split].clone()
@@ -105,7 +114,9 @@ class _SparseWeights:
         """What these weights were read from: the identities of ``model``'s MLP modules (a module put in
         another's place changes them) and its parameters' version counters (they change with every in-place
         update of the weights)."""
-        return tuple(map(id, (*model.obs_encoder, *model.head))), tuple(p._version for p in self.parameters)
+        beliefs = () if model.beliefs is None else tuple(model.beliefs)
+        return tuple(map(id, (*model.obs_encoder, *model.head, *beliefs))), \
+            tuple(p._version for p in self.parameters)
 
     def cell(self, gates_in: torch.Tensor, h: torch.Tensor, c: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """One LSTM step (PyTorch's gate order i, f, g, o) from the input projection ``gates_in``.
@@ -177,7 +188,11 @@ def _history_state(weights: _SparseWeights, history: torch.Tensor) -> torch.Tens
 def _sparse_evaluate(model: QNetwork, obs: torch.Tensor, history: torch.Tensor, actions: torch.Tensor,
                      index: torch.Tensor, baseline: bool) -> tuple[torch.Tensor, torch.Tensor]:
     weights = _weights(model)
-    encoded = weights.obs_rest(sparse_linear(obs, weights.obs_weight, weights.obs_bias))
+    first = sparse_linear(obs, weights.obs_weight, weights.obs_bias)
+    if weights.belief_first is not None:
+        odds = belief_odds(weights.belief_rest(sparse_linear(obs, *weights.belief_first)))
+        first = torch.addmm(first, odds, weights.odds_weight, alpha=model.belief_scale)
+    encoded = weights.obs_rest(first)
     if weights.lstm:
         state = torch.cat([encoded, _history_state(weights, history)], dim=1)
     else:

@@ -13,6 +13,16 @@ the return alone, a baseline that soaks up the luck of the deal, so the
 ordering of candidates lives in ``A`` and is not washed out when the returns
 are noisy (the warm-start collapse described in LEARNING.md). :class:`PhaseQNetworks` keeps one network per
 phase (bid / kitty / play) for the ablation.
+
+With ``beliefs`` the observation is read together with a belief about where the
+unseen cards are: a frozen location model (:mod:`agents.search.locations`, learnt
+by supervision on where the cards really were) gives, for every card slot, the
+odds of each of the four places an unseen copy can be, and those odds join the
+observation at the first layer (:func:`agents.dmc.beliefs.graft_beliefs` adds
+them to a trained network without changing what it computes). The belief is a
+function of the observation, so the network still decides in one forward pass;
+what it adds is a representation learnt from a dense signal that the returns
+and the search's labels are too sparse to teach.
 """
 
 from __future__ import annotations
@@ -25,6 +35,8 @@ from torch import nn
 
 PHASE_BID, PHASE_KITTY, PHASE_PLAY = 0, 1, 2
 NUM_PHASES = 3
+BELIEF_PLACES = 4
+"""Places a belief gives odds for, per card slot: the next seat, the partner, the previous seat, the kitty."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +51,12 @@ class ModelConfig:
     head_hidden: tuple[int, ...]
     per_phase: bool
     value_head: bool = False
+    beliefs: int = 0
+    """Card slots of the belief about the unseen cards read with the observation; 0: no belief."""
+    belief_hidden: int = 512
+    belief_scale: float = 1.0
+    """The odds are multiplied by this before the observation MLP reads them: their columns start at zero when
+    grafted, and with Adam a larger input moves the layer's output that many times faster per step."""
 
     def __post_init__(self) -> None:
         if self.history not in ("lstm", "transformer", "none"):
@@ -47,6 +65,12 @@ class ModelConfig:
             raise ValueError("model hidden sizes must be non-empty lists of positive ints")
         if self.history_hidden <= 0 or self.history_hidden % max(1, self.transformer_heads):
             raise ValueError("model.history_hidden must be positive and divisible by transformer_heads")
+        if not isinstance(self.beliefs, int) or self.beliefs < 0:
+            raise ValueError(f"model.beliefs must be a non-negative int (card slots), got {self.beliefs!r}")
+        if not isinstance(self.belief_hidden, int) or self.belief_hidden <= 0:
+            raise ValueError(f"model.belief_hidden must be a positive int, got {self.belief_hidden!r}")
+        if not self.belief_scale > 0:
+            raise ValueError(f"model.belief_scale must be positive, got {self.belief_scale!r}")
 
 
 def _mlp(sizes: list[int], last_activation: bool) -> nn.Sequential:
@@ -83,13 +107,31 @@ class HistoryEncoder(nn.Module):
         return history.new_zeros((history.shape[0], 0))
 
 
+def belief_network(obs_size: int, slots: int, hidden: int) -> nn.Sequential:
+    """The location model's layers (:class:`agents.search.locations.LocationModel`): observation -> logits of
+    the four places of every card slot, flat."""
+    return nn.Sequential(nn.Linear(obs_size, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU(),
+                         nn.Linear(hidden, slots * BELIEF_PLACES))
+
+
+def belief_odds(logits: torch.Tensor) -> torch.Tensor:
+    """Flat logits of :func:`belief_network` -> the odds of each slot's four places, flat."""
+    n = logits.shape[0]
+    return torch.softmax(logits.view(n, -1, BELIEF_PLACES), dim=-1).view(n, -1)
+
+
 class QNetwork(nn.Module):
     """Scores candidate actions of decisions: ``Q(state, action)``."""
 
     def __init__(self, obs_size: int, history_shape: tuple[int, int], action_size: int, config: ModelConfig):
         super().__init__()
         self.obs_size, self.history_shape, self.action_size = obs_size, tuple(history_shape), action_size
-        self.obs_encoder = _mlp([obs_size, *config.obs_hidden], last_activation=True)
+        self.beliefs: nn.Sequential | None = None
+        if config.beliefs:
+            self.beliefs = belief_network(obs_size, config.beliefs, config.belief_hidden).requires_grad_(False)
+        self.belief_scale = config.belief_scale
+        belief_size = config.beliefs * BELIEF_PLACES
+        self.obs_encoder = _mlp([obs_size + belief_size, *config.obs_hidden], last_activation=True)
         length, row = history_shape
         kind = config.history if length > 0 else "none"
         self.history_encoder = HistoryEncoder(kind, row, config.history_hidden, config.transformer_layers,
@@ -99,9 +141,18 @@ class QNetwork(nn.Module):
         self.value = _mlp([state_size, *config.head_hidden, 1], last_activation=False) if config.value_head \
             else None
 
+    def observe(self, obs: torch.Tensor) -> torch.Tensor:
+        """The observation MLP's input: the observation, and the belief's odds after it when there is one
+        (frozen: it learns where the cards are from its own data, not from this network's losses)."""
+        if self.beliefs is None:
+            return obs
+        with torch.no_grad():
+            odds = belief_odds(self.beliefs(obs)) * self.belief_scale
+        return torch.cat([obs, odds], dim=1)
+
     def encode_state(self, obs: torch.Tensor, history: torch.Tensor) -> torch.Tensor:
         """State embedding of a batch of decisions."""
-        return torch.cat([self.obs_encoder(obs), self.history_encoder(history)], dim=1)
+        return torch.cat([self.obs_encoder(self.observe(obs)), self.history_encoder(history)], dim=1)
 
     def score(self, state: torch.Tensor, actions: torch.Tensor) -> torch.Tensor:
         """Q of each action row given the matching state rows."""
