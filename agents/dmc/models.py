@@ -52,7 +52,9 @@ class ModelConfig:
     per_phase: bool
     value_head: bool = False
     beliefs: int = 0
-    """Card slots of the belief about the unseen cards read with the observation; 0: no belief."""
+    """Card slots of the belief about the unseen cards read with the observation; 0: no belief. Set by
+    :func:`agents.dmc.beliefs.graft_beliefs`, which also brings the belief's learnt weights: a network built
+    fresh with it reads an untrained (and frozen) belief."""
     belief_hidden: int = 512
     belief_scale: float = 1.0
     """The odds are multiplied by this before the observation MLP reads them: their columns start at zero when

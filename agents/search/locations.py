@@ -41,6 +41,7 @@ from torch import nn
 
 from agents.base import Agent
 from agents.bots.card_tracker import CardTracker
+from agents.dmc.models import BELIEF_PLACES, belief_network
 from env.core.cards import NUM_KINDS, RANKS
 from env.core.registry import ruleset_from_config
 from env.core.ruleset import RuleSet
@@ -48,7 +49,7 @@ from env.standard.encoding import slot_table, slots_of_layout
 from env.standard.hand import NUM_PLAYERS, Hand, Phase
 from env.standard.view import PlayerView, view_of
 
-PLACES = 4
+PLACES = BELIEF_PLACES
 """Relative places of an unseen copy: the next seat, the partner, the previous seat, the kitty."""
 KITTY_PLACE = 3
 LAYOUT = "canonical"
@@ -132,8 +133,7 @@ class LocationModel(nn.Module):
         super().__init__()
         self.obs_size, self.slots, self.hidden = obs_size, slots, hidden
         self.ruleset, self.decks = ruleset, decks
-        self.net = nn.Sequential(nn.Linear(obs_size, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU(),
-                                 nn.Linear(hidden, slots * PLACES))
+        self.net = belief_network(obs_size, slots, hidden)  # the layers a play network's belief copies
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
         return self.net(obs).view(-1, self.slots, PLACES)
