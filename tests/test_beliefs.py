@@ -4,6 +4,7 @@ read, the belief stays frozen while the rest learns, and what cannot be grafted 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -16,12 +17,14 @@ from agents.distill.learn import Batch
 from agents.dmc.agent import DMCAgent
 from agents.dmc.beliefs import graft_beliefs, main
 from agents.dmc.inference import acting_q_values
-from agents.dmc.models import BELIEF_PLACES, ModelConfig, q_and_values
+from agents.dmc.learner import make_optimizer
+from agents.dmc.models import BELIEF_PLACES, ModelConfig, belief_odds, q_and_values
 from agents.runner import play_hand
 from agents.search.locations import SHIPPED, load_model
 from agents.selfplay.checkpoint import CheckpointError, load_checkpoint, model_from_checkpoint, save_checkpoint
 from env.standard.hand import Hand, Phase
 from tests.test_distill import _foreign_checkpoint
+from tests.test_train import run_train
 
 ROOT = Path(__file__).resolve().parent.parent
 NETWORK = ROOT / "checkpoints" / "dmc_play_distill3.pt"
@@ -62,7 +65,7 @@ def test_the_graft_computes_what_its_source_computed(source, grafted, batch):
     for acting in (False, True):
         q0, v0 = _scores(before, batch, acting)
         q1, v1 = _scores(after, batch, acting)
-        assert torch.allclose(q0, q1, atol=1e-5) and torch.allclose(v0, v1, atol=1e-5)
+        assert torch.equal(q0, q1) and torch.equal(v0, v1)
 
 
 def test_the_belief_is_the_location_models_odds(grafted, batch):
@@ -86,17 +89,20 @@ def test_the_acting_pass_reads_the_belief_as_the_dense_network_does(grafted, bat
     assert not torch.allclose(q_dense, _scores(unread, batch, acting=False)[0], atol=1e-3)
 
 
-def test_learning_moves_the_network_and_leaves_the_belief_frozen(grafted, batch):
-    model, _ = model_from_checkpoint(grafted)
+@pytest.mark.parametrize("optimizer", ["adam", "rmsprop"])
+def test_learning_moves_the_network_and_leaves_the_belief_frozen(grafted, batch, optimizer):
+    model, run = model_from_checkpoint(grafted)
+    run = replace(run, train=replace(run.train, optimizer=optimizer, learning_rate=1e-3))
     model.train()
     belief_before = [p.clone() for p in model.beliefs.parameters()]
     columns_before = model.obs_encoder[0].weight[:, model.obs_size:].clone()
-    optimizer = torch.optim.Adam([p for p in model.parameters() if p.requires_grad], lr=1e-3)
+    optimizer = make_optimizer(model, run.train)  # every parameter, as the learners hand them over
     for _ in range(3):
         q, value = batch.forward(model)
         loss = (q - batch.values).pow(2).mean() + (value - batch.ret).pow(2).mean()
         optimizer.zero_grad()
         loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), run.train.max_grad_norm)
         optimizer.step()
     assert all(torch.equal(a, b) for a, b in zip(belief_before, model.beliefs.parameters(), strict=True))
     assert not any(p.requires_grad for p in model.beliefs.parameters())
@@ -119,6 +125,9 @@ def test_what_cannot_be_grafted_is_refused_with_the_reason(tmp_path, grafted):
     three = load_checkpoint(_foreign_checkpoint(tmp_path / "three.pt", "rules.decks=3", "action_mode=play"))
     with pytest.raises(CheckpointError, match="decks"):
         graft_beliefs(three, LOCATIONS)
+    raw = load_checkpoint(_foreign_checkpoint(tmp_path / "raw.pt", "layout=raw", "action_mode=play"))
+    with pytest.raises(CheckpointError, match="layout"):
+        graft_beliefs(raw, LOCATIONS)
     phases = load_checkpoint(_foreign_checkpoint(tmp_path / "phases.pt", "model.per_phase=true", "action_mode=play"))
     with pytest.raises(CheckpointError, match="per_phase"):
         graft_beliefs(phases, LOCATIONS)
@@ -134,6 +143,33 @@ def test_bad_belief_settings_are_refused(field, value):
              "transformer_heads": 1, "head_hidden": (4,), "per_phase": False}
     with pytest.raises(ValueError, match=field):
         ModelConfig(**sizes, **{field: value})
+    with pytest.raises(ValueError, match="per_phase"):
+        ModelConfig(**{**sizes, "per_phase": True}, beliefs=3)
+
+
+def test_the_odds_of_no_decisions_are_an_empty_batch():
+    assert belief_odds(torch.zeros(0, 12)).shape == (0, 12)
+    odds = belief_odds(torch.randn(2, 12))
+    assert torch.allclose(odds.view(2, 3, BELIEF_PLACES).sum(dim=-1), torch.ones(2, 3))
+
+
+def test_self_play_continues_a_grafted_checkpoint_and_keeps_its_belief(tmp_path):
+    start = tmp_path / "start.pt"
+    assert main([str(_foreign_checkpoint(tmp_path / "smoke.pt", "action_mode=play")), str(LOCATIONS), str(start),
+                 "--scale", "20"]) == 0
+    slots = load_checkpoint(start)["config"]["model"]["beliefs"]
+    refused = run_train(tmp_path / "refused", "resume=true", f"resume_from={start}", "train.total_frames=600",
+                        "train.final_eval_deals=0")
+    assert refused.returncode != 0 and "beliefs" in refused.stderr + refused.stdout
+    result = run_train(tmp_path / "run", "resume=true", f"resume_from={start}", "train.total_frames=600",
+                       "train.final_eval_deals=0", f"model.beliefs={slots}", "model.belief_scale=20")
+    assert result.returncode == 0, result.stderr[-3000:]
+    before, after = load_checkpoint(start)["model"], load_checkpoint(tmp_path / "run" / "checkpoints" / "latest.pt")
+    assert after["counters"]["learner_steps"] > 0
+    for name, value in before.items():
+        if name.startswith("beliefs."):
+            assert torch.equal(value, after["model"][name]), name
+    assert not torch.equal(before["obs_encoder.0.weight"], after["model"]["obs_encoder.0.weight"])
 
 
 def test_a_grafted_checkpoint_round_trips(tmp_path, grafted, batch):

@@ -32,6 +32,9 @@ def graft_beliefs(state: dict[str, Any], location_model: str | Path, scale: floa
     """A checkpoint state whose network reads the location model's odds beside its observation, computing
     what ``state``'s network computes until it learns otherwise.
 
+    Continue it with the distillation learner (its ``learn.checkpoint``) or with ``train.py
+    resume_from=<grafted> model.beliefs=<slots> model.belief_scale=<scale>`` (self-play).
+
     Refused (:class:`CheckpointError`, the reason named) for a network that has a belief already, is not one
     shared :class:`QNetwork` (one per phase), or reads another layout than the location model's; the location
     model must fit the checkpoint's rule set and deck count (:func:`agents.search.locations.load_model`).
@@ -76,8 +79,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     model, _ = model_from_checkpoint(state)
-    save_checkpoint(args.out, model=model, optimizer=None, config=state["config"], counters=state["counters"],
-                    rng=state.get("rng"))
+    try:
+        save_checkpoint(args.out, model=model, optimizer=None, config=state["config"], counters=state["counters"],
+                        rng=state.get("rng"))
+    except OSError as exc:
+        print(f"error: cannot write {args.out}: {exc}", file=sys.stderr)
+        return 2
     print(f"{args.out}: {args.checkpoint} reading the odds of {args.locations} "
           f"({state['config']['model']['beliefs']} card slots)")
     return 0

@@ -73,6 +73,8 @@ class ModelConfig:
             raise ValueError(f"model.belief_hidden must be a positive int, got {self.belief_hidden!r}")
         if not self.belief_scale > 0:
             raise ValueError(f"model.belief_scale must be positive, got {self.belief_scale!r}")
+        if self.beliefs and self.per_phase:
+            raise ValueError("model.beliefs is grafted onto one shared network, not one per phase (model.per_phase)")
 
 
 def _mlp(sizes: list[int], last_activation: bool) -> nn.Sequential:
@@ -118,8 +120,7 @@ def belief_network(obs_size: int, slots: int, hidden: int) -> nn.Sequential:
 
 def belief_odds(logits: torch.Tensor) -> torch.Tensor:
     """Flat logits of :func:`belief_network` -> the odds of each slot's four places, flat."""
-    n = logits.shape[0]
-    return torch.softmax(logits.view(n, -1, BELIEF_PLACES), dim=-1).view(n, -1)
+    return torch.softmax(logits.unflatten(1, (-1, BELIEF_PLACES)), dim=-1).flatten(1)
 
 
 class QNetwork(nn.Module):
