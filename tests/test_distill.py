@@ -536,6 +536,7 @@ def test_the_shipped_defaults_make_a_labeller_and_a_learner_of_one_network():
     ("dmc_play_distill3.pt", ("d3N_71", "d3N_72"), 30_798 + 31_702, 558 + 582),
     ("dmc_play_distill3.pt", ("d3R_81", "d3R_82"), 28_629 + 28_848, 522 + 528),
     ("dmc_play_distill3.pt", ("d3N_73", "d3N_74"), 26_067 + 21_695, 478 + 394),
+    ("dmc_play_distill3.pt", ("d3I_91", "d3I_92"), 24_264 + 17_931, 472 + 330),
 ])
 def test_the_label_sets_kept_in_git_still_read_for_the_network_whose_positions_they_are(network, sets, decisions,
                                                                                        hands):
