@@ -39,7 +39,7 @@ def graft_beliefs(state: dict[str, Any], location_model: str | Path, scale: floa
     shared :class:`QNetwork` (one per phase), or reads another layout than the location model's; the location
     model must fit the checkpoint's rule set and deck count (:func:`agents.search.locations.load_model`).
     """
-    model, run = model_from_checkpoint(state)
+    run = model_from_checkpoint(state)[1]  # the source's weights fit its network, or this raises naming why
     if run.model.per_phase:
         raise CheckpointError("a belief is grafted onto one shared network, not one per phase (model.per_phase)")
     if run.model.beliefs:
@@ -51,12 +51,12 @@ def graft_beliefs(state: dict[str, Any], location_model: str | Path, scale: floa
         locations = load_model(location_model, run.rules)
     except ValueError as exc:
         raise CheckpointError(str(exc)) from None
-    weights = {k: v.clone() for k, v in model.state_dict().items()}
+    weights = dict(state["model"])
     first = weights["obs_encoder.0.weight"]
     odds_columns = first.new_zeros(first.shape[0], locations.slots * BELIEF_PLACES)
     weights["obs_encoder.0.weight"] = torch.cat([first, odds_columns], dim=1)
     for name, value in locations.net.state_dict().items():
-        weights[f"beliefs.{name}"] = value.clone()
+        weights[f"beliefs.{name}"] = value
     config = copy.deepcopy(state["config"])
     config["model"] = {**config["model"], "beliefs": locations.slots, "belief_hidden": locations.hidden,
                        "belief_scale": float(scale)}
