@@ -32,6 +32,7 @@ from agents.distill.learn import Batch, check_learn, learn, renamed_labels, trai
 from agents.distill.targets import distill_loss, distill_weight, keep_loss, search_policy
 from agents.dmc.agent import DMCAgent
 from agents.dmc.plays import play_rows
+from agents.search.worlds import dealt_world, inconsistency
 from agents.selfplay.checkpoint import load_checkpoint, model_from_checkpoint
 from env.standard.phases import Phase
 from env.standard.view import view_of
@@ -472,6 +473,38 @@ def test_pair_labels_compare_only_the_networks_play_with_the_priors_where_they_d
         make_labeller(_config(tmp_path, network_candidate=False, candidates="pair"))
     with pytest.raises(ValueError, match=r"label\.candidates"):
         make_labeller(_config(tmp_path, candidates="all"))
+
+
+def test_dealt_world_labels_play_every_candidate_once_in_the_hands_own_deal(tmp_path, monkeypatch):
+    """label.worlds=dealt: each decision's candidates are played out once, in the deal as it really lies
+    (consistent with the seat's view), and each label is that outcome."""
+    labeller, header = make_labeller(_config(tmp_path, play_by="network", network_candidate=True, worlds="dealt"))
+    assert header["worlds"] == "dealt"
+    search, calls = labeller.search.search, []
+
+    def spy(view, worlds=None, extra=(), candidates=None):
+        assert worlds == [dealt_world(labeller.env.hand)] and inconsistency(view, worlds[0]) is None
+        chosen = search(view, worlds, extra, candidates)
+        stats = labeller.search.last
+        examined = [i for i, mean in enumerate(stats.means) if mean is not None]
+        calls.append([(view, worlds[0], stats.candidates[i], stats.means[i]) for i in examined])
+        return chosen
+
+    monkeypatch.setattr(labeller.search, "search", spy)
+    labels = labeller.label_hand(0)
+    assert len(labels) > 5 and np.all(labels.cand_worlds == 1)
+    assert len(calls) >= len(labels) and sum(len(c) for c in calls if len(c) >= 2) == len(labels.cand_value)
+    # greedy rollouts are deterministic: the label is the candidate's outcome in the deal, whatever the seed
+    for view, world, play, mean in [row for call in calls[:6] for row in call]:
+        assert labeller.search._play_out(view, world, play, seed=12345) == pytest.approx(mean)
+    with pytest.raises(ValueError, match=r"label\.worlds"):
+        make_labeller(_config(tmp_path, worlds="imagined"))
+
+
+def test_a_label_set_is_not_resumed_with_the_other_kind_of_worlds(tmp_path):
+    run_labelling(_config(tmp_path, play_by="network", network_candidate=True))
+    with pytest.raises(LabelError, match="worlds"):
+        run_labelling(_config(tmp_path, play_by="network", network_candidate=True, worlds="dealt", hands=2))
 
 
 def test_selfplay_batches_train_alongside_the_labels(tmp_path):

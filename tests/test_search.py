@@ -14,7 +14,7 @@ from agents.bots.random_agent import RandomAgent
 from agents.registry import make_agent
 from agents.search import InconsistentViewError, SearchAgent, SearchConfig, World, WorldSampler, world_hand
 from agents.search.candidates import FEW_PLAYS, candidate_plays
-from agents.search.worlds import inconsistency
+from agents.search.worlds import dealt_world, inconsistency
 from env.core.cards import NUM_KINDS
 from env.core.errors import IllegalActionError
 from env.core.suits import TRUMP
@@ -42,8 +42,7 @@ def _position(seed: int, plays: int, bots: str = "expert") -> Hand:
     return hand
 
 
-def _true_world(hand: Hand) -> World:
-    return World(tuple(tuple(h) for h in hand.hands), tuple(sorted(hand.kitty)))
+_true_world = dealt_world
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -36,7 +36,7 @@ from agents.dmc.agent import DMCAgent
 from agents.dmc.plays import play_rows
 from agents.registry import SEARCH, make_agent
 from agents.search import SearchAgent
-from agents.search.worlds import World
+from agents.search.worlds import World, dealt_world
 from agents.selfplay.checkpoint import load_checkpoint, model_from_checkpoint
 from agents.selfplay.config import RunConfig, resolve_device
 from env.shengji_env import raw_env
@@ -47,14 +47,20 @@ from env.standard.view import PlayerView, view_of
 
 PLAY_BY = ("search", "network")
 CANDIDATES = ("search", "pair")
+WORLDS = ("sampled", "dealt")
 
 
 class Labeller:
     """Plays hands and records the search's candidate values at each real play decision."""
 
     def __init__(self, run: RunConfig, search: SearchAgent, actor: Agent | None, seed: int,
-                 network: Agent | None = None, pairs: bool = False):
+                 network: Agent | None = None, pairs: bool = False, worlds: str = "sampled"):
         self.run, self.search, self.actor, self.seed = run, search, actor, seed
+        if worlds not in WORLDS:
+            raise ValueError(f"label.worlds must be one of {WORLDS}, got {worlds!r}")
+        self.dealt = worlds == "dealt"
+        """Every candidate is played out in the hand's own deal (the cards as they really lie) instead of
+        in worlds the search samples: one rollout a candidate, an unbiased draw of its value."""
         self.network = network
         """When set, its play at every labelled decision is among the search's candidates (the learner's own
         choice gets a value, so a mistake of it can be unlearnt)."""
@@ -93,14 +99,15 @@ class Labeller:
                 hand.act(seat, legal.plays[0])
                 continue
             own = self.network.play(view) if self.network is not None else None
+            worlds = [dealt_world(hand)] if self.dealt else None
             if self.pairs:  # only where the learner and the prior disagree, only those two plays
                 prior = tuple(sorted(self.search.prior.play(view)))
                 row = None
                 chosen = prior
                 if tuple(sorted(own)) != prior:
-                    chosen, row = self.label_decision(view, candidates=(prior, own))
+                    chosen, row = self.label_decision(view, worlds, candidates=(prior, own))
             else:
-                chosen, row = self.label_decision(view, extra=() if own is None else (own,))
+                chosen, row = self.label_decision(view, worlds, extra=() if own is None else (own,))
             if row is not None:
                 rows.append(row)
             if self.actor is not None:
@@ -191,10 +198,14 @@ def make_labeller(cfg: dict[str, Any]) -> tuple[Labeller, dict[str, Any]]:
     for agent in (search.prior, search.value_network, network):
         if isinstance(agent, DMCAgent):
             agent.to(device)
+    worlds = str(label.get("worlds", "sampled"))
+    if worlds not in WORLDS:
+        raise ValueError(f"label.worlds must be one of {WORLDS}, got {worlds!r}")
     header = label_header(run, search_options, prior=prior, play_by=label["play_by"], network=str(label["network"]),
-                          seed=int(label["seed"]), network_candidate=network_candidate, candidates=compare)
+                          seed=int(label["seed"]), network_candidate=network_candidate, candidates=compare,
+                          worlds=worlds)
     return Labeller(run, search, actor, int(label["seed"]), network if network_candidate else None,
-                    pairs=compare == "pair"), header
+                    pairs=compare == "pair", worlds=worlds), header
 
 
 def resume_point(out: Path, header: dict[str, Any]) -> tuple[int, int, int]:
@@ -205,7 +216,7 @@ def resume_point(out: Path, header: dict[str, Any]) -> tuple[int, int, int]:
     for path in paths:
         saved, labels = read_shard(path, header)
         for name, before in (("seed", None), ("prior", None), ("play_by", None), ("search", None),
-                             ("network_candidate", False), ("candidates", "search")):
+                             ("network_candidate", False), ("candidates", "search"), ("worlds", "sampled")):
             if saved.get(name, before) != header.get(name, before):  # ``before``: shards older than the option
                 raise LabelError(f"{path} was labelled with {name}={saved.get(name)!r}, this run has "
                                  f"{header.get(name)!r}: use another label.out")

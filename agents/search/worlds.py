@@ -241,6 +241,17 @@ class WorldSampler:
         return True
 
 
+def dealt_world(hand: Hand) -> World:
+    """The hand's own deal as a world: every seat's cards and the kitty as they really lie.
+
+    A play's outcome in it is one draw from the true distribution of the hidden cards given all that the
+    deciding seat has seen (the deal, and every play so far, came from that distribution), where sampled
+    worlds approximate that distribution: the labeller's ``label.worlds=dealt``. What the seat may not
+    know reaches only a label, never a network's input.
+    """
+    return World(tuple(tuple(cards) for cards in hand.hands), tuple(sorted(hand.kitty)))
+
+
 def world_hand(view: PlayerView, world: World) -> Hand:
     """The engine's :class:`Hand` at the view's position, with the world's hidden cards."""
     return Hand.from_position(
