@@ -611,3 +611,34 @@ def test_the_agreement_split_counts_where_the_network_plays_the_searchs_choice(t
     foreign = _foreign_checkpoint(tmp_path / "guafeng.pt", "rules=guafeng")
     with pytest.raises(SystemExit, match="does not match"):
         main([NETWORK, str(foreign), "--labels", str(tmp_path / "labels"), "--holdout", "0.5"])
+
+
+def test_the_gain_over_the_prior_is_the_label_value_of_the_networks_best_play_less_the_priors(monkeypatch, capsys,
+                                                                                              tmp_path):
+    """holdout_figures' gain_over_prior and agreement's gains_over_prior: a network whose Q is the labels' values
+    gains each decision's best value over its first candidate's; one whose Q is their negation, the worst's."""
+    import agents.distill.agreement as agreement
+    from agents.distill.learn import holdout_figures
+
+    labels = _labels(12, 5, 7, (2, 3), seed=4)
+    first = labels.offsets[:-1]
+    spans = [labels.cand_value[a:b] for a, b in zip(first, labels.offsets[1:])]
+    best = np.array([v.max() for v in spans]) - labels.cand_value[first]
+    worst = np.array([v.min() for v in spans]) - labels.cand_value[first]
+    for sign, expected in ((1.0, best), (-1.0, worst)):
+        monkeypatch.setattr(Batch, "forward", lambda self, model, s=sign: (s * self.values, self.ret * 0))
+        figures = holdout_figures(torch.nn.Identity(), Batch(labels))
+        assert figures["gain_over_prior"] == pytest.approx(float(expected.mean()), abs=1e-6)
+        np.testing.assert_allclose(agreement.gains_over_prior(torch.nn.Identity(), labels), expected, atol=1e-6)
+    assert best.mean() > 0 > worst.mean()
+    # The command line: every hand held out, the second network paired against the first.
+    run = _run()
+    header = {**label_header(run, {}), "first_hand": 0, "hands": 4}
+    test = _labels(12, header["feature_size"], header["obs_size"], tuple(header["history_shape"]))
+    write_shard(shard_path(tmp_path / "test", 0), header, test)
+    monkeypatch.setattr(agreement, "best_candidates", lambda model, labels: np.zeros(len(labels), np.int64))
+    agreement.main([NETWORK, NETWORK, "--labels", str(tmp_path / "test"), "--holdout", "1"])
+    printed = capsys.readouterr().out
+    held = len(test) - int(test.kept_by_margin().sum())  # the margin's ties left out, as the learner does
+    assert "training hands" not in printed and f"held-out hands: {held} decisions" in printed
+    assert "less the prior's +0.0000 +- 0.0000; less" in printed and "paired: +0.0000 +- 0.0000" in printed

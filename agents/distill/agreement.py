@@ -12,7 +12,13 @@ and ``learn.seed``), with the margin's ties left out as the learner leaves them
   held-out hands: a network that fits the training overrides and not the held-out ones lacks labels, not
   capacity; one that fits neither is held back by its learner (or its size);
 * with ``--renamings``, the share of held-out decisions whose best candidate is the same when the decision
-  is shown under a random renaming of its plain suits (a position worth the same; ``learn.renamings``).
+  is shown under a random renaming of its plain suits (a position worth the same; ``learn.renamings``);
+* the **gain over the prior** on held-out hands: the label value of the network's best candidate less that
+  of the prior's play, averaged over decisions, with its 95% interval, and for every checkpoint after the
+  first the same paired against the first. On labels of ``label.worlds=dealt`` (one rollout a candidate in
+  the hand's own deal) it is an unbiased estimate of what the network's choice at one decision is worth
+  over the prior's, the rest of the hand played by the rollout policy. ``--holdout 1`` holds out every hand
+  (a test set no learner read).
 
     python -m agents.distill.agreement checkpoints/dmc_play_distill3.pt outputs/distill/n3/latest.pt \\
         --labels data/labels/d3N_71 data/labels/d3N_72 --renamings
@@ -69,6 +75,18 @@ def agreement(model: nn.Module, labels: Labels) -> Agreement:
                      float(same[~overrides].mean()) if (~overrides).any() else 0.0)
 
 
+def gains_over_prior(model: nn.Module, labels: Labels) -> np.ndarray:
+    """Per decision, the label value of ``model``'s best candidate less that of the first (the prior's play)."""
+    first = labels.offsets[:-1]
+    return labels.cand_value[first + best_candidates(model, labels)] - labels.cand_value[first]
+
+
+def interval(values: np.ndarray) -> str:
+    """``mean +- half-width`` of a 95% normal interval."""
+    half = 1.96 * values.std(ddof=1) / np.sqrt(len(values)) if len(values) > 1 else float("nan")
+    return f"{values.mean():+.4f} +- {half:.4f}"
+
+
 def renaming_consistency(model: nn.Module, labels: Labels, run, seed: int = 0) -> float:
     """The share of decisions whose best candidate stays the same under a random renaming of the plain suits."""
     renamed = renamed_labels(labels, run, np.random.default_rng(seed))
@@ -91,23 +109,30 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("checkpoints", nargs="+", help="networks of one rule set and layout")
     parser.add_argument("--labels", nargs="+", required=True, help="label set directories (data/labels/...)")
-    parser.add_argument("--holdout", type=float, default=0.1, help="share of hands held out (learn.holdout)")
+    parser.add_argument("--holdout", type=float, default=0.1,
+                        help="share of hands held out (learn.holdout; 1: every hand, a test set)")
     parser.add_argument("--seed", type=int, default=0, help="the split's seed (learn.seed)")
     parser.add_argument("--train-sample", type=int, default=8000, help="training decisions read at most")
     parser.add_argument("--renamings", action="store_true", help="also the consistency under suit renamings")
     args = parser.parse_args(argv)
-    if not 0 < args.holdout < 1:
-        parser.error(f"--holdout must be in (0, 1), got {args.holdout}")
+    if not 0 < args.holdout <= 1:
+        parser.error(f"--holdout must be in (0, 1], got {args.holdout}")
     torch.set_num_threads(1)
     run = model_from_checkpoint(load_checkpoint(args.checkpoints[0]))[1]
     train, held = split(read_labels(args.labels, label_header(run, {})), args.holdout, args.seed, args.train_sample)
+    reference = None
     for path in args.checkpoints:
         model, other = model_from_checkpoint(load_checkpoint(path))
         if label_header(other, {}) != label_header(run, {}):
             raise SystemExit(f"{path} does not match {args.checkpoints[0]}'s rule set, layout or features")
         print(path)
-        print("  " + agreement(model, train).line("training hands"))
+        if len(train):
+            print("  " + agreement(model, train).line("training hands"))
         print("  " + agreement(model, held).line("held-out hands"))
+        gains = gains_over_prior(model, held)
+        paired = "" if reference is None else f"; less {args.checkpoints[0]}'s, paired: {interval(gains - reference)}"
+        reference = gains if reference is None else reference
+        print(f"  held-out hands: the label value of the best play less the prior's {interval(gains)}{paired}")
         if args.renamings:
             print(f"  held-out hands: the same best play under a renaming of the plain suits on "
                   f"{renaming_consistency(model, held, run, args.seed):.3f}")

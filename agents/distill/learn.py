@@ -30,7 +30,10 @@ Hands, not decisions, are split into training and holdout (``holdout``). On
 the holdout it reports, to TensorBoard (``<out>/tensorboard``) and the progress
 bar: ``distill/agreement_choice`` (the network's best candidate is the search's
 choice), ``distill/agreement_best`` (... the candidate of the best search
-value), ``distill/value_error`` (mean squared error of ``V`` to the return) and
+value), ``distill/gain_over_prior`` (the label value of the network's best candidate less that of the
+prior's play, averaged: with ``label.worlds=dealt`` labels an unbiased estimate of what the network's choices
+gain over the prior's at one decision, the rest of the hand played by the rollout policy),
+``distill/value_error`` (mean squared error of ``V`` to the return) and
 ``q/candidate_spread`` (standard deviation of Q between a decision's candidates;
 ``distill/search_spread`` is the same of the search's values). The result is an
 ordinary DMC checkpoint (``<out>/latest.pt``, the source's configuration) that
@@ -80,12 +83,14 @@ class Batch:
         self.values = torch.from_numpy(labels.cand_value)
         counts = torch.from_numpy(labels.cand_count.astype(np.int64))
         self.owner = torch.repeat_interleave(torch.arange(self.n), counts)
-        self.chosen = torch.from_numpy(labels.offsets[:-1]) + torch.from_numpy(labels.chosen.astype(np.int64))
+        self.first = torch.from_numpy(labels.offsets[:-1].astype(np.int64))
+        """Each decision's first candidate row: the search prior's play."""
+        self.chosen = self.first + torch.from_numpy(labels.chosen.astype(np.int64))
         self.best = segment_argmax(self.values, self.owner, self.n)
 
     def to(self, device: torch.device) -> Batch:
         """The same decisions with their tensors on ``device`` (the learner's)."""
-        for name in ("obs", "history", "phase", "ret", "rows", "values", "owner", "chosen", "best"):
+        for name in ("obs", "history", "phase", "ret", "rows", "values", "owner", "first", "chosen", "best"):
             setattr(self, name, getattr(self, name).to(device))
         return self
 
@@ -213,9 +218,10 @@ def anchor_loss(value: torch.Tensor, value_before: torch.Tensor) -> torch.Tensor
 
 @torch.no_grad()
 def holdout_figures(model: nn.Module, batch: Batch, cfg: dict[str, Any] | None = None) -> dict[str, float]:
-    """Agreement with the search, value error and candidate spreads on held-out decisions; with the
-    ``learn`` settings ``cfg``, also the distillation loss there (``distill_loss``, what ``best.pt`` keeps
-    lowest: with noisy labels it says more than the agreement, which counts only each decision's top)."""
+    """Agreement with the search, the gain over the prior's play, value error and candidate spreads on held-out
+    decisions (the module docstring names each); with the ``learn`` settings ``cfg``, also the distillation loss
+    there (``distill_loss``, what ``best.pt`` keeps lowest: with noisy labels it says more than the agreement,
+    which counts only each decision's top)."""
     if batch.n == 0:
         return {}
     model.eval()
@@ -225,7 +231,8 @@ def holdout_figures(model: nn.Module, batch: Batch, cfg: dict[str, Any] | None =
                "agreement_best": float((top == batch.best).float().mean()),
                "value_error": float(torch.mean((value - batch.ret) ** 2)),
                "candidate_spread": float(candidate_spread(q, batch.owner, batch.n).mean()),
-               "search_spread": float(candidate_spread(batch.values, batch.owner, batch.n).mean())}
+               "search_spread": float(candidate_spread(batch.values, batch.owner, batch.n).mean()),
+               "gain_over_prior": float((batch.values[top] - batch.values[batch.first]).mean())}
     if cfg is not None:
         figures["distill_loss"] = float(distill_loss(q, batch.values, batch.owner, batch.n, cfg["target"],
                                                      cfg["temperature"], cfg["target_temperature"], batch.chosen))
