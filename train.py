@@ -67,6 +67,10 @@ def main(cfg: DictConfig) -> float:
     # ---- configuration ------------------------------------------------------------------------
     config: dict[str, Any] = OmegaConf.to_container(cfg, resolve=True)
     run = run_config(config)
+    if run.model.beliefs and not cfg.resume:
+        raise ValueError(f"model.beliefs={run.model.beliefs} reads a frozen belief about the unseen cards that a fresh "
+                         "network would hold untrained: graft one onto a checkpoint (python -m agents.dmc.beliefs "
+                         "CHECKPOINT LOCATION_MODEL OUT) and continue that with resume=true resume_from=OUT")
     settings = run.train
     out_dir = Path(HydraConfig.get().runtime.output_dir)
     checkpoints = CheckpointFiles(out_dir / "checkpoints", settings.max_failed_saves)

@@ -161,6 +161,10 @@ def test_self_play_continues_a_grafted_checkpoint_and_keeps_its_belief(tmp_path)
     refused = run_train(tmp_path / "refused", "resume=true", f"resume_from={start}", "train.total_frames=600",
                         "train.final_eval_deals=0")
     assert refused.returncode != 0 and "beliefs" in refused.stderr + refused.stdout
+    fresh = run_train(tmp_path / "fresh", "action_mode=play", "train.total_frames=600", "train.final_eval_deals=0",
+                      f"model.beliefs={slots}")
+    assert fresh.returncode != 0 and "untrained" in fresh.stderr + fresh.stdout
+    assert not (tmp_path / "fresh" / "checkpoints").exists()
     result = run_train(tmp_path / "run", "resume=true", f"resume_from={start}", "train.total_frames=600",
                        "train.final_eval_deals=0", f"model.beliefs={slots}", "model.belief_scale=20")
     assert result.returncode == 0, result.stderr[-3000:]

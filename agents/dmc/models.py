@@ -54,7 +54,7 @@ class ModelConfig:
     beliefs: int = 0
     """Card slots of the belief about the unseen cards read with the observation; 0: no belief. Set by
     :func:`agents.dmc.beliefs.graft_beliefs`, which also brings the belief's learnt weights: a network built
-    fresh with it reads an untrained (and frozen) belief."""
+    fresh with it reads an untrained (and frozen) belief, so ``train.py`` refuses one that does not resume."""
     belief_hidden: int = 512
     belief_scale: float = 1.0
     """The odds are multiplied by this before the observation MLP reads them: their columns start at zero when
