@@ -570,6 +570,8 @@ def test_the_shipped_defaults_make_a_labeller_and_a_learner_of_one_network():
     ("dmc_play_distill3.pt", ("d3R_81", "d3R_82"), 28_629 + 28_848, 522 + 528),
     ("dmc_play_distill3.pt", ("d3N_73", "d3N_74"), 26_067 + 21_695, 478 + 394),
     ("dmc_play_distill3.pt", ("d3I_91", "d3I_92"), 24_264 + 17_931, 472 + 330),
+    ("dmc_play_distill3.pt", ("d3D_201", "d3D_202"), 102_728 + 103_494, 1_840 + 1_860),
+    ("dmc_play_distill3.pt", ("d3D_201t", "d3D_202t"), 4_365 + 4_362, 80 + 80),
 ])
 def test_the_label_sets_kept_in_git_still_read_for_the_network_whose_positions_they_are(network, sets, decisions,
                                                                                        hands):
