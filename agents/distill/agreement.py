@@ -37,6 +37,7 @@ from torch import nn
 from agents.distill.labels import Labels, label_header, read_labels
 from agents.distill.learn import Batch, renamed_labels, split_by_hand
 from agents.distill.targets import segment_argmax
+from agents.evaluation.stats import ratio_ci
 from agents.selfplay.checkpoint import load_checkpoint, model_from_checkpoint
 
 
@@ -82,9 +83,9 @@ def gains_over_prior(model: nn.Module, labels: Labels) -> np.ndarray:
 
 
 def interval(values: np.ndarray) -> str:
-    """``mean +- half-width`` of a 95% normal interval."""
-    half = 1.96 * values.std(ddof=1) / np.sqrt(len(values)) if len(values) > 1 else float("nan")
-    return f"{values.mean():+.4f} +- {half:.4f}"
+    """``mean +- half-width`` of the mean's 95% interval (:func:`agents.evaluation.stats.ratio_ci`)."""
+    estimate = ratio_ci(values.tolist())
+    return f"{estimate.value:+.4f} +- {(estimate.high - estimate.low) / 2:.4f}"
 
 
 def renaming_consistency(model: nn.Module, labels: Labels, run, seed: int = 0) -> float:

@@ -198,9 +198,7 @@ def make_labeller(cfg: dict[str, Any]) -> tuple[Labeller, dict[str, Any]]:
     for agent in (search.prior, search.value_network, network):
         if isinstance(agent, DMCAgent):
             agent.to(device)
-    worlds = str(label.get("worlds", "sampled"))
-    if worlds not in WORLDS:
-        raise ValueError(f"label.worlds must be one of {WORLDS}, got {worlds!r}")
+    worlds = str(label.get("worlds", "sampled"))  # checked by the Labeller
     header = label_header(run, search_options, prior=prior, play_by=label["play_by"], network=str(label["network"]),
                           seed=int(label["seed"]), network_candidate=network_candidate, candidates=compare,
                           worlds=worlds)

@@ -32,7 +32,7 @@ def graft_beliefs(state: dict[str, Any], location_model: str | Path, scale: floa
     """A checkpoint state whose network reads the location model's odds beside its observation, computing
     what ``state``'s network computes until it learns otherwise.
 
-    Continue it with the distillation learner (its ``learn.checkpoint``) or with ``train.py
+    Continue it with the distillation learner (its ``learn.checkpoint``) or with ``train.py resume=true
     resume_from=<grafted> model.beliefs=<slots> model.belief_scale=<scale>`` (self-play).
 
     Refused (:class:`CheckpointError`, the reason named) for a network that has a belief already, is not one
